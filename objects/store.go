@@ -1,0 +1,338 @@
+package objects
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// ErrNotFound is returned when an object is not in the store.
+var ErrNotFound = errors.New("objects: not found")
+
+// CorruptError reports an object whose stored bytes do not decode or do not
+// hash to its name.
+type CorruptError struct {
+	ID     ID
+	Path   string
+	Reason string
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("object %s is corrupt (%s): %s", e.ID, e.Reason, e.Path)
+}
+
+// ErrCorrupt matches every *CorruptError with errors.Is.
+var ErrCorrupt = errors.New("objects: corrupt object")
+
+// Is makes errors.Is(err, ErrCorrupt) true for a *CorruptError.
+func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
+
+// Getter reads objects.
+type Getter interface {
+	Get(id ID) ([]byte, error)
+}
+
+// Putter writes objects.
+type Putter interface {
+	Put(data []byte) (ID, error)
+}
+
+var (
+	encoder, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault))
+	decoder, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0))
+)
+
+// Store is a directory of immutable, compressed, content-addressed objects.
+//
+// An object file is a zstd frame of the object's bytes followed by the
+// 32-byte Hash of that frame, so that a flipped bit anywhere in the file is
+// caught even where zstd would decode it to the same bytes.
+type Store struct {
+	dir string
+}
+
+// Open opens (creating if needed) the object store in dir.
+func Open(dir string) (*Store, error) {
+	if err := os.MkdirAll(filepath.Join(dir, "tmp"), 0o700); err != nil {
+		return nil, fmt.Errorf("objects: open %s: %w", dir, err)
+	}
+	return &Store{dir: dir}, nil
+}
+
+// Dir returns the directory of the store.
+func (s *Store) Dir() string { return s.dir }
+
+func (s *Store) path(id ID) string {
+	h := id.String()
+	return filepath.Join(s.dir, h[:2], h[2:])
+}
+
+// Has reports whether the object is present (without verifying it).
+func (s *Store) Has(id ID) bool {
+	_, err := os.Lstat(s.path(id))
+	return err == nil
+}
+
+// Get returns the object's bytes after checking that they hash to id.
+func (s *Store) Get(id ID) ([]byte, error) {
+	p := s.path(id)
+	raw, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("objects: read %s: %w", id, err)
+	}
+	if len(raw) < IDSize || Hash(raw[:len(raw)-IDSize]) != ID(raw[len(raw)-IDSize:]) {
+		return nil, &CorruptError{ID: id, Path: p, Reason: "damaged on disk"}
+	}
+	data, err := decoder.DecodeAll(raw[:len(raw)-IDSize], nil)
+	if err != nil {
+		return nil, &CorruptError{ID: id, Path: p, Reason: "undecodable"}
+	}
+	if Hash(data) != id {
+		return nil, &CorruptError{ID: id, Path: p, Reason: "hash mismatch"}
+	}
+	return data, nil
+}
+
+// Put stores data durably and returns its ID. Writing an object that is
+// already present writes nothing.
+func (s *Store) Put(data []byte) (ID, error) {
+	b := s.NewBatch()
+	id, err := b.Put(data)
+	if err != nil {
+		return id, err
+	}
+	return id, b.Commit()
+}
+
+// Batch groups object writes so that their fsyncs are paid together. An
+// object becomes visible under its name only in Commit, after its bytes are
+// durable, so a crash never leaves a named object with partial contents.
+type Batch struct {
+	s       *Store
+	mu      sync.Mutex
+	pending map[ID]string // id -> temp path
+	written int64
+}
+
+// NewBatch starts a batch of writes.
+func (s *Store) NewBatch() *Batch {
+	return &Batch{s: s, pending: make(map[ID]string)}
+}
+
+// Put compresses data into a temporary file unless the object already
+// exists; the object is published by Commit.
+func (b *Batch) Put(data []byte) (ID, error) {
+	id := Hash(data)
+	b.mu.Lock()
+	_, dup := b.pending[id]
+	b.mu.Unlock()
+	if dup || b.s.Has(id) {
+		return id, nil
+	}
+	f, err := os.CreateTemp(filepath.Join(b.s.dir, "tmp"), id.Short()+"-*")
+	if err != nil {
+		return id, fmt.Errorf("objects: write %s: %w", id, err)
+	}
+	comp := encoder.EncodeAll(data, make([]byte, 0, len(data)/3+64+IDSize))
+	sum := Hash(comp)
+	comp = append(comp, sum[:]...)
+	if _, err := f.Write(comp); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return id, fmt.Errorf("objects: write %s: %w", id, err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return id, fmt.Errorf("objects: write %s: %w", id, err)
+	}
+	b.mu.Lock()
+	if _, dup := b.pending[id]; dup {
+		os.Remove(f.Name())
+	} else {
+		b.pending[id] = f.Name()
+		b.written += int64(len(comp))
+	}
+	b.mu.Unlock()
+	return id, nil
+}
+
+// Len returns the number of new objects in the batch.
+func (b *Batch) Len() int { b.mu.Lock(); defer b.mu.Unlock(); return len(b.pending) }
+
+// Bytes returns the compressed size of the new objects in the batch.
+func (b *Batch) Bytes() int64 { b.mu.Lock(); defer b.mu.Unlock(); return b.written }
+
+// Commit makes every object of the batch durable and visible: it fsyncs the
+// temporary files, renames them into place and fsyncs the directories.
+func (b *Batch) Commit() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.pending) == 0 {
+		return nil
+	}
+	ids := make([]ID, 0, len(b.pending))
+	for id := range b.pending {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return strings.Compare(ids[i].String(), ids[j].String()) < 0 })
+	if err := parallel(ids, func(id ID) error { return syncFile(b.pending[id]) }); err != nil {
+		return err
+	}
+	dirs := map[string]bool{}
+	for _, id := range ids {
+		dst := b.s.path(id)
+		dir := filepath.Dir(dst)
+		if !dirs[dir] {
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				return fmt.Errorf("objects: commit: %w", err)
+			}
+			dirs[dir] = true
+		}
+		if err := os.Rename(b.pending[id], dst); err != nil {
+			return fmt.Errorf("objects: commit %s: %w", id, err)
+		}
+	}
+	dirs[b.s.dir] = true
+	for dir := range dirs {
+		if err := SyncDir(dir); err != nil {
+			return err
+		}
+	}
+	b.pending = make(map[ID]string)
+	return nil
+}
+
+// Abort removes the temporary files of objects not yet committed.
+func (b *Batch) Abort() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, p := range b.pending {
+		os.Remove(p)
+	}
+	b.pending = make(map[ID]string)
+}
+
+func parallel(ids []ID, fn func(ID) error) error {
+	const workers = 8
+	ch := make(chan ID)
+	errs := make(chan error, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var first error
+			for id := range ch {
+				if err := fn(id); err != nil && first == nil {
+					first = err
+				}
+			}
+			errs <- first
+		}()
+	}
+	for _, id := range ids {
+		ch <- id
+	}
+	close(ch)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func syncFile(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return fmt.Errorf("objects: sync: %w", err)
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("objects: sync: %w", err)
+	}
+	return nil
+}
+
+// SyncDir fsyncs a directory so that renames into it are durable.
+func SyncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("objects: sync dir: %w", err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("objects: sync dir: %w", err)
+	}
+	return nil
+}
+
+// Walk calls fn for every object in the store, in no particular order.
+func (s *Store) Walk(fn func(ID) error) error {
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return fmt.Errorf("objects: walk: %w", err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() || len(e.Name()) != 2 {
+			continue
+		}
+		sub, err := os.ReadDir(filepath.Join(s.dir, e.Name()))
+		if err != nil {
+			return fmt.Errorf("objects: walk: %w", err)
+		}
+		for _, f := range sub {
+			id, err := ParseID(e.Name() + f.Name())
+			if err != nil {
+				continue
+			}
+			if err := fn(id); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Delete removes an object; only gc calls it.
+func (s *Store) Delete(id ID) error {
+	err := os.Remove(s.path(id))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+// CleanTemp removes temporary files left by an interrupted write.
+func (s *Store) CleanTemp() error {
+	tmp := filepath.Join(s.dir, "tmp")
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		os.Remove(filepath.Join(tmp, e.Name()))
+	}
+	return nil
+}
+
+// Size returns the compressed size on disk of an object.
+func (s *Store) Size(id ID) (int64, error) {
+	fi, err := os.Stat(s.path(id))
+	if err != nil {
+		return 0, err
+	}
+	return fi.Size(), nil
+}

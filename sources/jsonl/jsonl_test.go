@@ -1,0 +1,64 @@
+package jsonl
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"ctx/core"
+)
+
+func TestReadBadInput(t *testing.T) {
+	var in bytes.Buffer
+	in.WriteString(`{"a":1}` + "\n")
+	in.WriteString(`{"a":` + "\n")               // invalid JSON
+	in.WriteString("\x00\x01\xff\xfe garbage\n") // binary
+	in.WriteString(`{"big":"` + strings.Repeat("x", MaxLine+10) + `"}` + "\n")
+	in.WriteString("\n")
+	in.WriteString(`{"a":2}` + "\n")
+	in.WriteString(`{"a":3,"torn`) // torn last line
+	var got []int
+	problems, err := Read(&in, func(l Line) error {
+		got = append(got, l.No)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{1, 6}; len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("good lines %v, want %v", got, want)
+	}
+	codes := map[string]int{}
+	for _, p := range problems {
+		codes[p.Code] = p.Line
+	}
+	want := map[string]int{core.ProblemInvalidJSON: 2, core.ProblemBinaryLine: 3, core.ProblemLineTooLong: 4, core.ProblemTornLine: 7}
+	for code, line := range want {
+		if codes[code] != line {
+			t.Errorf("problem %s at line %d, want line %d (all: %v)", code, codes[code], line, problems)
+		}
+	}
+	if len(problems) != len(want) {
+		t.Errorf("problems %v, want %d", problems, len(want))
+	}
+}
+
+func TestReadLastLineWithoutNewline(t *testing.T) {
+	var n int
+	problems, err := Read(strings.NewReader("{\"a\":1}\n{\"b\":2}"), func(Line) error { n++; return nil })
+	if err != nil || n != 2 || len(problems) != 0 {
+		t.Fatalf("n=%d problems=%v err=%v", n, problems, err)
+	}
+}
+
+func FuzzRead(f *testing.F) {
+	f.Add([]byte("{\"a\":1}\n{\"b\"\n\x00\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, _ = Read(bytes.NewReader(data), func(l Line) error {
+			if len(l.Data) == 0 {
+				t.Fatal("empty line delivered")
+			}
+			return nil
+		})
+	})
+}
