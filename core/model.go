@@ -284,7 +284,7 @@ type Event struct {
 	// Key is the parser's identity for the event within its session (a
 	// provider record id plus a block suffix). It decides ctx_event_id; when
 	// empty the ordinal is used.
-	Key string `json:"key,omitempty"`
+	Key string `json:"-"`
 }
 
 // SourceRef says where a session was read from.

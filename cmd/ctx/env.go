@@ -1,0 +1,52 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"ctx/core"
+)
+
+// version is the importer version recorded in generations.
+var version = "0.1.0-dev"
+
+// Env is everything a command may touch of the outside world. Commands never
+// use os.Stdout or the real home directory directly.
+type Env struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+	Now    func() time.Time
+	IsTTY  func(io.Writer) bool
+}
+
+func systemEnv() *Env {
+	return &Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Now: time.Now, IsTTY: isTerminal}
+}
+
+// Home returns $HOME.
+func (e *Env) Home() string {
+	if h := e.Getenv("HOME"); h != "" {
+		return h
+	}
+	return "/"
+}
+
+// CtxHome returns $CTX_HOME, else $XDG_DATA_HOME/ctx, else ~/.local/share/ctx.
+func (e *Env) CtxHome() string {
+	if h := e.Getenv("CTX_HOME"); h != "" {
+		return h
+	}
+	if x := e.Getenv("XDG_DATA_HOME"); x != "" {
+		return filepath.Join(x, "ctx")
+	}
+	return filepath.Join(e.Home(), ".local", "share", "ctx")
+}
+
+// Source returns the discovery environment.
+func (e *Env) Source() core.Env {
+	return core.Env{Home: e.Home(), Getenv: e.Getenv}
+}

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"ctx/ingest"
+	"ctx/sources"
+)
+
+type importOptions struct {
+	Sources []string
+}
+
+type importOutput struct {
+	Published     bool           `json:"published"`
+	Generation    any            `json:"generation"`
+	FilesSeen     int            `json:"files_seen"`
+	FilesRead     int            `json:"files_read"`
+	Sessions      int            `json:"sessions_written"`
+	EventsRead    int            `json:"events_read"`
+	EventsIndexed int            `json:"events_indexed"`
+	Objects       int            `json:"objects_written"`
+	ObjectBytes   int64          `json:"object_bytes_written"`
+	Problems      map[string]int `json:"problems"`
+	DurationMS    int64          `json:"duration_ms"`
+}
+
+func newImportCmd(env *Env, f *format) *cobra.Command {
+	opts := &importOptions{}
+	cmd := &cobra.Command{
+		Use:   "import",
+		Short: "Import every discovered agent history into a new generation",
+		Long: "Import reads the history files of every provider it discovers, re-reading only\n" +
+			"files that changed since the last import, and publishes a new generation.\n" +
+			"Nothing is published when nothing changed.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.check("text", "json"); err != nil {
+				return err
+			}
+			return runImport(cmd.Context(), env, f, opts)
+		},
+	}
+	cmd.Flags().StringSliceVar(&opts.Sources, "source", nil, "import only this provider (repeatable): claude-code, codex")
+	return cmd
+}
+
+func runImport(ctx context.Context, env *Env, f *format, opts *importOptions) error {
+	provs, err := sources.Select(sources.Builtin(), opts.Sources)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	start := time.Now()
+	tty := !f.json() && env.IsTTY(env.Stderr)
+	rep, err := ingest.Run(ctx, ingest.Options{
+		Home: env.CtxHome(), Env: env.Source(), Providers: provs, Version: version, Now: env.Now,
+		Busy: func() { fmt.Fprintln(env.Stderr, "ctx: another import is writing the store; waiting for it…") },
+		Progress: func(p ingest.Progress) {
+			if tty {
+				fmt.Fprintf(env.Stderr, "\rimporting: %d/%d changed files, %d events", p.FilesDone, p.FilesTotal, p.Events)
+			}
+		},
+	})
+	if tty {
+		fmt.Fprint(env.Stderr, "\r\033[K")
+	}
+	if err != nil {
+		return err
+	}
+	out := importOutput{Published: rep.Published, FilesSeen: rep.FilesSeen, FilesRead: rep.FilesRead,
+		Sessions: rep.SessionsWrote, EventsRead: rep.EventsRead, EventsIndexed: rep.EventsIndexed,
+		Objects: rep.Objects, ObjectBytes: rep.ObjectBytes, Problems: map[string]int{},
+		DurationMS: time.Since(start).Milliseconds()}
+	for _, p := range rep.Problems {
+		out.Problems[p.Code]++
+	}
+	if rep.Published {
+		out.Generation = map[string]any{"id": rep.GenerationID.String(), "number": rep.Generation.Number,
+			"sessions": rep.Generation.Sessions, "events": rep.Generation.Events}
+	}
+	if f.json() {
+		return writeJSON(env.Stdout, out)
+	}
+	printImport(env, rep, out)
+	return nil
+}
+
+func printImport(env *Env, rep *ingest.Report, out importOutput) {
+	w := env.Stdout
+	if !rep.Published {
+		fmt.Fprintf(w, "Nothing changed: %d history files seen, no new generation.\n", rep.FilesSeen)
+	} else {
+		g := rep.Generation
+		fmt.Fprintf(w, "Imported %d of %d history files: %d sessions, %d events (%d indexed) in %.1fs.\n",
+			rep.FilesRead, rep.FilesSeen, rep.SessionsWrote, rep.EventsRead, rep.EventsIndexed, float64(out.DurationMS)/1000)
+		fmt.Fprintf(w, "Generation %d (%s): %d sessions, %d events in the store; %d new objects, %s.\n",
+			g.Number, rep.GenerationID.Short(), g.Sessions, g.Events, rep.Objects, humanBytes(rep.ObjectBytes))
+	}
+	if len(out.Problems) > 0 {
+		codes := make([]string, 0, len(out.Problems))
+		for c := range out.Problems {
+			codes = append(codes, c)
+		}
+		sort.Strings(codes)
+		fmt.Fprint(w, "Problems (skipped, everything else imported):")
+		for _, c := range codes {
+			fmt.Fprintf(w, " %s=%d", c, out.Problems[c])
+		}
+		fmt.Fprintln(w, " — see ctx status")
+	}
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"ctx": func() { os.Exit(run(os.Args[1:], systemEnv())) },
+	})
+}
+
+// TestScripts runs the end-to-end scripts in testdata/script against the
+// real command, with HOME and CTX_HOME inside the script's work directory
+// and FIXTURES pointing at the shared agent fixtures.
+func TestScripts(t *testing.T) {
+	fixtures := fixturesDir(t)
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(e *testscript.Env) error {
+			e.Setenv("HOME", filepath.Join(e.WorkDir, "home"))
+			e.Setenv("CTX_HOME", filepath.Join(e.WorkDir, "store"))
+			e.Setenv("FIXTURES", fixtures)
+			e.Setenv("TZ", "UTC")
+			return os.MkdirAll(filepath.Join(e.WorkDir, "home"), 0o700)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"copytree":  cmdCopyTree,
+			"flipbyte":  cmdFlipByte,
+			"countobjs": cmdCountObjects,
+		},
+	})
+}
+
+func fixturesDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		p := filepath.Join(dir, "shared", "fixtures", "agents")
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			return p
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("shared/fixtures/agents not found above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// copytree SRC DST copies a directory tree.
+func cmdCopyTree(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: copytree src dst")
+	}
+	src, dst := ts.MkAbs(args[0]), ts.MkAbs(args[1])
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o700)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o600)
+	})
+	ts.Check(err)
+}
+
+// objectFiles lists the object files of the store in $CTX_HOME, sorted.
+func objectFiles(ts *testscript.TestScript) []string {
+	root := filepath.Join(ts.Getenv("CTX_HOME"), "objects")
+	var out []string
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && filepath.Base(filepath.Dir(p)) != "tmp" {
+			out = append(out, p)
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out
+}
+
+// flipbyte N flips one byte in the middle of the N-th object file of the
+// store and prints the object's id.
+func cmdFlipByte(ts *testscript.TestScript, neg bool, args []string) {
+	files := objectFiles(ts)
+	n, _ := strconv.Atoi(args[0])
+	if n >= len(files) {
+		ts.Fatalf("only %d objects", len(files))
+	}
+	p := files[n]
+	data, err := os.ReadFile(p)
+	ts.Check(err)
+	data[len(data)/2] ^= 0x40
+	ts.Check(os.WriteFile(p, data, 0o600))
+	ts.Setenv("FLIPPED", filepath.Base(filepath.Dir(p))+filepath.Base(p))
+}
+
+// countobjs N asserts the store holds exactly N objects (N may be $VAR).
+func cmdCountObjects(ts *testscript.TestScript, neg bool, args []string) {
+	files := objectFiles(ts)
+	if len(args) == 0 {
+		ts.Setenv("OBJECTS", strconv.Itoa(len(files)))
+		return
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("countobjs: %v", err)
+	}
+	if (len(files) == want) == neg {
+		ts.Fatalf("store holds %d objects, want %s%d", len(files), map[bool]string{true: "not ", false: ""}[neg], want)
+	}
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// format is the --format flag shared by every command.
+type format struct{ value string }
+
+func (f *format) json() bool { return f.value == "json" || f.value == "jsonl" }
+
+func (f *format) check(allowed ...string) error {
+	for _, a := range allowed {
+		if f.value == a {
+			return nil
+		}
+	}
+	return usagef("--format must be one of %s", strings.Join(allowed, ", "))
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func writeJSONLine(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+func newRootCmd(env *Env, f *format) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "ctx",
+		Short:         "Search every coding agent's history on this machine",
+		Long:          "ctx imports the conversations coding agents leave on disk into one local,\ncontent-addressed store and searches them.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       version,
+	}
+	root.SetOut(env.Stdout)
+	root.SetErr(env.Stderr)
+	root.PersistentFlags().StringVar(&f.value, "format", "text", "output format: text or json (jsonl where a command streams)")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usagef("%v", err) })
+	root.AddCommand(newImportCmd(env, f), newStatusCmd(env, f), newSourcesCmd(env, f), newSearchCmd(env, f),
+		newShowCmd(env, f), newVerifyCmd(env, f), newGCCmd(env, f))
+	root.SetHelpCommand(newHelpCmd(root))
+	return root
+}
+
+func newHelpCmd(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command | exit-codes]",
+		Short: "Help about a command, or the exit codes",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 && args[0] == "exit-codes" {
+				fmt.Fprint(cmd.OutOrStdout(), exitCodesHelp)
+				return nil
+			}
+			target, _, err := root.Find(args)
+			if err != nil || target == nil {
+				return usagef("unknown help topic")
+			}
+			return target.Help()
+		},
+	}
+}
+
+func run(args []string, env *Env) int {
+	f := &format{value: "text"}
+	root := newRootCmd(env, f)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	if strings.HasPrefix(err.Error(), "unknown command") || strings.HasPrefix(err.Error(), "unknown flag") ||
+		strings.Contains(err.Error(), "arg(s)") {
+		err = &usageError{err.Error()}
+	}
+	code := printError(env, err, f.json())
+	var ue *usageError
+	if errors.As(err, &ue) && !f.json() {
+		fmt.Fprintln(env.Stderr, "Run 'ctx help' for usage.")
+	}
+	return code
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"ctx/query"
+)
+
+type searchOptions struct {
+	Scope       string
+	EventType   string
+	Providers   []string
+	Workspace   string
+	Since       string
+	Until       string
+	PrimaryOnly bool
+	Limit       int
+}
+
+func newSearchCmd(env *Env, f *format) *cobra.Command {
+	opts := &searchOptions{}
+	cmd := &cobra.Command{
+		Use:   "search QUERY...",
+		Short: "Search the imported history",
+		Long: "Search finds events of the active generation. Results are grouped by root session:\n" +
+			"one best hit per conversation (a session and its subagents) before any repeats.\n" +
+			"Messages weigh 1.0, summaries 0.9, tool calls and command starts 0.8, outputs 0.6.",
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := f.check("text", "json"); err != nil {
+				return err
+			}
+			if cmd.Flags().Changed("scope") && opts.EventType != "" {
+				return usagef("--event-type and --scope cannot be combined")
+			}
+			return runSearch(cmd.Context(), env, f, opts, strings.Join(args, " "))
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Scope, "scope", "all", "content scope: all, transcript, calls or outputs")
+	fl.StringVar(&opts.EventType, "event-type", "", "only this event type (conflicts with --scope)")
+	fl.StringSliceVar(&opts.Providers, "provider", nil, "only these providers (repeatable)")
+	fl.StringVar(&opts.Workspace, "workspace", "", "only sessions in this directory or below it")
+	fl.StringVar(&opts.Since, "since", "", "only events at or after this time (RFC 3339, YYYY-MM-DD, or 7d)")
+	fl.StringVar(&opts.Until, "until", "", "only events before this time")
+	fl.BoolVar(&opts.PrimaryOnly, "primary-only", false, "exclude subagent sessions")
+	fl.IntVar(&opts.Limit, "limit", 20, "maximum results")
+	return cmd
+}
+
+func runSearch(ctx context.Context, env *Env, f *format, opts *searchOptions, q string) error {
+	since, err := parseTime(opts.Since, env.Now())
+	if err != nil {
+		return err
+	}
+	until, err := parseTime(opts.Until, env.Now())
+	if err != nil {
+		return err
+	}
+	ws := opts.Workspace
+	if ws != "" {
+		if abs, err := filepath.Abs(ws); err == nil {
+			ws = abs
+		}
+	}
+	scope := opts.Scope
+	if opts.EventType != "" {
+		scope = ""
+	}
+	req := query.SearchRequest{Query: q, Scope: scope, EventType: opts.EventType,
+		Providers: opts.Providers, Workspace: ws, Since: since, Until: until, PrimaryOnly: opts.PrimaryOnly, Limit: opts.Limit}
+	if _, err := req.Validate(); err != nil {
+		return err
+	}
+	r, err := query.Open(env.CtxHome())
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	res, err := r.Search(ctx, req)
+	if err != nil {
+		return err
+	}
+	if f.json() {
+		return writeJSON(env.Stdout, res)
+	}
+	printSearch(env, res)
+	return nil
+}
+
+func printSearch(env *Env, res *query.SearchResult) {
+	w := env.Stdout
+	if len(res.Results) == 0 {
+		fmt.Fprintf(w, "No results (generation %d, scope %s).\n", res.Generation.Number, res.Filters.ContentScope)
+		return
+	}
+	for i, h := range res.Results {
+		sub := ""
+		if h.IsSubagent {
+			sub = " subagent"
+		}
+		fmt.Fprintf(w, "%2d. %s  %s %s/%s%s  %s\n", i+1, h.Timestamp.Local().Format("2006-01-02 15:04"),
+			h.Provider, h.Role, h.EventType, sub, oneLine(h.Workspace))
+		fmt.Fprintf(w, "    %s\n", oneLine(h.Snippet))
+		fmt.Fprintf(w, "    %s  %s  score %.3f\n", h.CtxEventID, h.CtxSessionID, h.Score)
+	}
+	fmt.Fprintf(w, "%d of %d matches, generation %d, scope %s, %d ms\n", res.Metadata.Returned,
+		res.Metadata.TotalMatches, res.Generation.Number, res.Filters.ContentScope, res.Metadata.TookMS)
+}

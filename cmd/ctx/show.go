@@ -1,0 +1,178 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"ctx/core"
+	"ctx/query"
+)
+
+type showSessionOptions struct {
+	Mode      string
+	MaxEvents int
+}
+
+type showEventOptions struct {
+	Before, After, Window int
+}
+
+func newShowCmd(env *Env, f *format) *cobra.Command {
+	cmd := &cobra.Command{Use: "show", Short: "Show a stored session or event"}
+	cmd.AddCommand(newShowSessionCmd(env, f), newShowEventCmd(env, f))
+	return cmd
+}
+
+func newShowSessionCmd(env *Env, f *format) *cobra.Command {
+	opts := &showSessionOptions{}
+	cmd := &cobra.Command{
+		Use:   "session ID",
+		Short: "Print a session: its transcript, or its whole log",
+		Long: "Print a session of the active generation. The stream is complete unless\n" +
+			"--max-events truncates it; JSONL output ends with a completion record.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			if err := f.check("text", "json", "jsonl"); err != nil {
+				return err
+			}
+			return runShowSession(env, f, opts, args[0])
+		},
+	}
+	cmd.Flags().StringVar(&opts.Mode, "mode", query.ModeTranscript, "transcript (messages and summaries) or log (every event)")
+	cmd.Flags().IntVar(&opts.MaxEvents, "max-events", 0, "stop after this many events (0: all)")
+	return cmd
+}
+
+func runShowSession(env *Env, f *format, opts *showSessionOptions, id string) error {
+	r, err := query.Open(env.CtxHome())
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	req := query.ShowSessionRequest{ID: id, Mode: opts.Mode, MaxEvents: opts.MaxEvents}
+	w := env.Stdout
+	switch f.value {
+	case "json":
+		var out struct {
+			*query.SessionInfo
+			Events     []core.Event      `json:"events"`
+			Completion *query.Completion `json:"completion"`
+		}
+		out.Events = []core.Event{}
+		done, err := r.ShowSession(req, func(s *query.SessionInfo) error { out.SessionInfo = s; return nil },
+			func(e *core.Event) error { out.Events = append(out.Events, *e); return nil })
+		if err != nil {
+			return err
+		}
+		out.Completion = done
+		return writeJSON(w, out)
+	case "jsonl":
+		done, err := r.ShowSession(req, func(s *query.SessionInfo) error {
+			return writeJSONLine(w, map[string]any{"type": "session", "session": s})
+		}, func(e *core.Event) error { return writeJSONLine(w, map[string]any{"type": "event", "event": e}) })
+		if err != nil {
+			return err
+		}
+		return writeJSONLine(w, map[string]any{"type": "completion", "completion": done})
+	}
+	done, err := r.ShowSession(req, func(s *query.SessionInfo) error {
+		printSessionHeader(env, &s.Session)
+		return nil
+	}, func(e *core.Event) error { printEvent(env, e, ""); return nil })
+	if err != nil {
+		return err
+	}
+	if done.Truncated {
+		fmt.Fprintf(w, "… truncated: %d of %d events shown (--max-events)\n", done.Emitted, done.Selected)
+	}
+	return nil
+}
+
+func printSessionHeader(env *Env, s *core.Session) {
+	w := env.Stdout
+	kind := "session"
+	if s.IsSubagent {
+		kind = "subagent session"
+	}
+	fmt.Fprintf(w, "%s %s (%s %s)\n", kind, s.ID, s.Provider, oneLine(s.NativeID))
+	if s.Title != "" {
+		fmt.Fprintf(w, "title:     %s\n", oneLine(s.Title))
+	}
+	fmt.Fprintf(w, "workspace: %s  branch: %s\n", oneLine(s.Workspace), oneLine(s.GitBranch))
+	fmt.Fprintf(w, "time:      %s – %s, %d events\n", s.Started.Local().Format("2006-01-02 15:04"),
+		s.Ended.Local().Format("2006-01-02 15:04"), s.EventCount)
+	if s.IsSubagent {
+		fmt.Fprintf(w, "parent:    %s  root: %s\n", s.ParentSessionID, s.RootSessionID)
+	}
+	fmt.Fprintln(w)
+}
+
+func printEvent(env *Env, e *core.Event, mark string) {
+	w := env.Stdout
+	head := fmt.Sprintf("%s[%d] %s %s/%s", mark, e.Ordinal, e.Timestamp.Local().Format("15:04:05"), e.Role, e.Type)
+	if e.Tool != "" {
+		head += " " + oneLine(e.Tool)
+	}
+	if e.ExitCode != nil {
+		head += fmt.Sprintf(" exit=%d", *e.ExitCode)
+	}
+	fmt.Fprintf(w, "%s  %s\n", head, e.ID)
+	text := clean(query.SearchText(e))
+	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		fmt.Fprintf(w, "    %s\n", line)
+	}
+	for _, ft := range e.Files {
+		fmt.Fprintf(w, "    file %s %s\n", ft.Op, oneLine(ft.Path))
+	}
+}
+
+func newShowEventCmd(env *Env, f *format) *cobra.Command {
+	opts := &showEventOptions{}
+	cmd := &cobra.Command{
+		Use:   "event ID",
+		Short: "Print an event, optionally with events around it",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := f.check("text", "json"); err != nil {
+				return err
+			}
+			if cmd.Flags().Changed("window") {
+				if cmd.Flags().Changed("before") || cmd.Flags().Changed("after") {
+					return usagef("--window cannot be combined with --before or --after")
+				}
+				opts.Before, opts.After = opts.Window, opts.Window
+			}
+			return runShowEvent(env, f, opts, args[0])
+		},
+	}
+	cmd.Flags().IntVar(&opts.Before, "before", 0, "also show this many events before it")
+	cmd.Flags().IntVar(&opts.After, "after", 0, "also show this many events after it")
+	cmd.Flags().IntVar(&opts.Window, "window", 0, "show this many events on each side")
+	return cmd
+}
+
+func runShowEvent(env *Env, f *format, opts *showEventOptions, id string) error {
+	r, err := query.Open(env.CtxHome())
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	v, err := r.ShowEvent(id, opts.Before, opts.After)
+	if err != nil {
+		return err
+	}
+	if f.json() {
+		return writeJSON(env.Stdout, v)
+	}
+	printSessionHeader(env, &v.Session)
+	for i := range v.Before {
+		printEvent(env, &v.Before[i], "  ")
+	}
+	printEvent(env, &v.Event, "> ")
+	for i := range v.After {
+		printEvent(env, &v.After[i], "  ")
+	}
+	return nil
+}

@@ -1,0 +1,90 @@
+package core
+
+import (
+	"sort"
+	"time"
+
+	"ctx/objects"
+)
+
+// FileCursor records what an import saw of one source file, so the next
+// import can skip it when it is unchanged.
+type FileCursor struct {
+	Provider string         `json:"provider"`
+	Path     string         `json:"path"`
+	Root     string         `json:"root,omitempty"`
+	Group    string         `json:"group,omitempty"`
+	Size     int64          `json:"size"`
+	ModTime  time.Time      `json:"mtime"`
+	Sessions []SessionID    `json:"sessions"`
+	Events   int            `json:"events"`
+	Problems map[string]int `json:"problems,omitempty"`
+	Missing  bool           `json:"missing,omitempty"` // the file is gone; its sessions are kept
+}
+
+// Unchanged reports whether a file of this size and mtime needs no re-read.
+func (c *FileCursor) Unchanged(size int64, mtime time.Time) bool {
+	return !c.Missing && c.Size == size && c.ModTime.Equal(mtime.UTC())
+}
+
+// Cursors is the import state of a generation, one cursor per file.
+type Cursors struct {
+	Kind  string       `json:"kind"`
+	Files []FileCursor `json:"files"`
+}
+
+// Put stores the cursors sorted by provider and path.
+func (c *Cursors) Put(p objects.Putter) (objects.ID, error) {
+	c.Kind = KindCursors
+	sort.Slice(c.Files, func(i, j int) bool {
+		a, b := c.Files[i], c.Files[j]
+		if a.Provider != b.Provider {
+			return a.Provider < b.Provider
+		}
+		return a.Path < b.Path
+	})
+	data, err := encode(KindCursors, c)
+	if err != nil {
+		return objects.ID{}, err
+	}
+	return p.Put(data)
+}
+
+// LoadCursors reads a cursors object.
+func LoadCursors(g objects.Getter, id objects.ID) (*Cursors, error) {
+	return load(g, id, KindCursors, func(c *Cursors) string { return c.Kind })
+}
+
+// Tombstones record events that were indexed more than once: for each, the
+// number of the generation whose shards hold its current version (0: the
+// event no longer exists). A hit of such an event from a shard built by any
+// other generation is superseded. Events indexed once have no entry.
+type Tombstones struct {
+	Kind    string             `json:"kind"`
+	Current map[EventID]uint64 `json:"current"`
+}
+
+// Superseded reports whether a hit of id in a shard built by generation gen
+// is an old version.
+func (t *Tombstones) Superseded(gen uint64, id EventID) bool {
+	if t == nil {
+		return false
+	}
+	cur, ok := t.Current[id]
+	return ok && cur != gen
+}
+
+// Put stores the tombstones.
+func (t *Tombstones) Put(p objects.Putter) (objects.ID, error) {
+	t.Kind = KindTombstones
+	data, err := encode(KindTombstones, t)
+	if err != nil {
+		return objects.ID{}, err
+	}
+	return p.Put(data)
+}
+
+// LoadTombstones reads a tombstones object.
+func LoadTombstones(g objects.Getter, id objects.ID) (*Tombstones, error) {
+	return load(g, id, KindTombstones, func(t *Tombstones) string { return t.Kind })
+}

@@ -1,0 +1,201 @@
+package core
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"ctx/objects"
+)
+
+// ChunkSize is the number of events per chunk. Chunks cover fixed ordinal
+// ranges [k*ChunkSize, (k+1)*ChunkSize), so appending to a session rewrites
+// only its last, partial chunk.
+const ChunkSize = 64
+
+// Object kinds.
+const (
+	KindChunk      = "chunk"
+	KindSession    = "session"
+	KindTree       = "tree"
+	KindCursors    = "cursors"
+	KindTombstones = "tombstones"
+)
+
+// Chunk is a run of one session's events stored as one object.
+type Chunk struct {
+	Kind    string    `json:"kind"`
+	Session SessionID `json:"ctx_session_id"`
+	First   int       `json:"first"`
+	Events  []Event   `json:"events"`
+}
+
+// ChunkRef names a chunk from its session object.
+type ChunkRef struct {
+	ID    objects.ID `json:"id"`
+	First int        `json:"first"`
+	Count int        `json:"count"`
+}
+
+// SessionObject is the stored form of a session: metadata plus chunk list.
+type SessionObject struct {
+	Kind    string     `json:"kind"`
+	Session Session    `json:"session"`
+	Chunks  []ChunkRef `json:"chunks"`
+}
+
+// TreeEntry is one session of a tree.
+type TreeEntry struct {
+	Session   SessionID  `json:"ctx_session_id"`
+	Object    objects.ID `json:"object"`
+	Root      SessionID  `json:"root_session_id"`
+	Provider  string     `json:"provider"`
+	SourceKey string     `json:"source"` // the source file the session came from
+	Events    int        `json:"events"`
+}
+
+// Tree is the list of every session of a generation, sorted by session id.
+type Tree struct {
+	Kind     string      `json:"kind"`
+	Sessions []TreeEntry `json:"sessions"`
+}
+
+func encode(kind string, v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("core: encode %s: %w", kind, err)
+	}
+	return b, nil
+}
+
+// WrittenSession is the result of writing one session.
+type WrittenSession struct {
+	Entry     TreeEntry
+	Object    SessionObject
+	NewChunks []NewChunk // chunks whose objects were not in the previous version
+	Replaced  []ChunkRef // chunks of the previous version that are gone
+}
+
+// NewChunk is a chunk written for the first time, with its reference.
+type NewChunk struct {
+	Ref   ChunkRef
+	Chunk Chunk
+}
+
+// WriteSession stores a finalized session as chunk objects and a session
+// object. prev is the previous version's chunk list (nil for a new session);
+// chunks whose id is unchanged are reported as not new.
+func WriteSession(p objects.Putter, ps *ParsedSession, prev []ChunkRef) (WrittenSession, error) {
+	old := make(map[objects.ID]bool, len(prev))
+	for _, c := range prev {
+		old[c.ID] = true
+	}
+	so := SessionObject{Kind: KindSession, Session: ps.Session}
+	var fresh []NewChunk
+	for first := 0; first < len(ps.Events); first += ChunkSize {
+		end := min(first+ChunkSize, len(ps.Events))
+		ch := Chunk{Kind: KindChunk, Session: ps.Session.ID, First: first, Events: ps.Events[first:end]}
+		data, err := encode(KindChunk, &ch)
+		if err != nil {
+			return WrittenSession{}, err
+		}
+		id, err := p.Put(data)
+		if err != nil {
+			return WrittenSession{}, err
+		}
+		ref := ChunkRef{ID: id, First: first, Count: end - first}
+		so.Chunks = append(so.Chunks, ref)
+		if old[id] {
+			delete(old, id)
+		} else {
+			fresh = append(fresh, NewChunk{Ref: ref, Chunk: ch})
+		}
+	}
+	var replaced []ChunkRef
+	for _, c := range prev {
+		if old[c.ID] {
+			replaced = append(replaced, c)
+		}
+	}
+	data, err := encode(KindSession, &so)
+	if err != nil {
+		return WrittenSession{}, err
+	}
+	id, err := p.Put(data)
+	if err != nil {
+		return WrittenSession{}, err
+	}
+	s := &ps.Session
+	entry := TreeEntry{Session: s.ID, Object: id, Root: s.RootSessionID, Provider: s.Provider,
+		SourceKey: s.Source.Path, Events: s.EventCount}
+	return WrittenSession{Entry: entry, Object: so, NewChunks: fresh, Replaced: replaced}, nil
+}
+
+// NewTree returns a tree of the entries sorted by session id.
+func NewTree(entries []TreeEntry) *Tree {
+	sort.Slice(entries, func(i, j int) bool {
+		return string(entries[i].Session[:]) < string(entries[j].Session[:])
+	})
+	return &Tree{Kind: KindTree, Sessions: entries}
+}
+
+// Put stores the tree.
+func (t *Tree) Put(p objects.Putter) (objects.ID, error) {
+	t.Kind = KindTree
+	data, err := encode(KindTree, t)
+	if err != nil {
+		return objects.ID{}, err
+	}
+	return p.Put(data)
+}
+
+// Find returns the entry of a session.
+func (t *Tree) Find(id SessionID) (TreeEntry, bool) {
+	i := sort.Search(len(t.Sessions), func(i int) bool {
+		return string(t.Sessions[i].Session[:]) >= string(id[:])
+	})
+	if i < len(t.Sessions) && t.Sessions[i].Session == id {
+		return t.Sessions[i], true
+	}
+	return TreeEntry{}, false
+}
+
+func load[T any](g objects.Getter, id objects.ID, kind string, kindOf func(*T) string) (*T, error) {
+	data, err := g.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	v := new(T)
+	if err := json.Unmarshal(data, v); err != nil || kindOf(v) != kind {
+		return nil, fmt.Errorf("core: object %s is not a %s", id, kind)
+	}
+	return v, nil
+}
+
+// LoadTree reads a tree object.
+func LoadTree(g objects.Getter, id objects.ID) (*Tree, error) {
+	return load(g, id, KindTree, func(t *Tree) string { return t.Kind })
+}
+
+// LoadSession reads a session object.
+func LoadSession(g objects.Getter, id objects.ID) (*SessionObject, error) {
+	return load(g, id, KindSession, func(s *SessionObject) string { return s.Kind })
+}
+
+// LoadChunk reads a chunk object.
+func LoadChunk(g objects.Getter, id objects.ID) (*Chunk, error) {
+	return load(g, id, KindChunk, func(c *Chunk) string { return c.Kind })
+}
+
+// LoadEvents reads every event of a session object, in order.
+func LoadEvents(g objects.Getter, so *SessionObject) ([]Event, error) {
+	out := make([]Event, 0, so.Session.EventCount)
+	for _, ref := range so.Chunks {
+		c, err := LoadChunk(g, ref.ID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c.Events...)
+	}
+	return out, nil
+}

@@ -1,0 +1,385 @@
+package index
+
+import (
+	"bytes"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	bleveunicode "github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	"github.com/blevesearch/bleve/v2/registry"
+)
+
+// CodeAnalyzer is the name under which the code-aware analyzer of the text
+// field is registered with bleve. Shards record the name in their mapping, so
+// this package must be linked into every program that opens one.
+const CodeAnalyzer = "ctx_code"
+
+// QueryAnalyzer analyzes query text. It is bleve's standard analyzer: every
+// token it produces from a piece of text is also produced by CodeAnalyzer
+// from the same text, so indexed and queried forms meet.
+const QueryAnalyzer = "standard"
+
+// maxTermBytes bounds an indexed term; longer ones (base64 blobs, minified
+// code) are dropped: nobody types them and they bloat the term dictionary.
+const maxTermBytes = 256
+
+// maxDedup bounds the per-compound duplicate check; past it, repeats are
+// indexed again (only their term frequency grows).
+const maxDedup = 64
+
+func init() {
+	if err := registry.RegisterTokenizer(CodeAnalyzer, newCodeTokenizer); err != nil {
+		panic(err)
+	}
+	if err := registry.RegisterAnalyzer(CodeAnalyzer, newCodeAnalyzer); err != nil {
+		panic(err)
+	}
+}
+
+func newCodeTokenizer(map[string]interface{}, *registry.Cache) (analysis.Tokenizer, error) {
+	return codeTokenizer{}, nil
+}
+
+func newCodeAnalyzer(_ map[string]interface{}, cache *registry.Cache) (analysis.Analyzer, error) {
+	tok, err := cache.TokenizerNamed(CodeAnalyzer)
+	if err != nil {
+		return nil, err
+	}
+	stop, err := cache.TokenFilterNamed(en.StopName)
+	if err != nil {
+		return nil, err
+	}
+	return &analysis.DefaultAnalyzer{Tokenizer: tok, TokenFilters: []analysis.TokenFilter{stop}}, nil
+}
+
+// codeTokenizer emits, lowercased and without repeats within one compound:
+// each compound (word runs joined by . / - :, such as internal/store/index.go
+// or s.parseConfig) first, then the tokens the standard unicode tokenizer
+// finds in it (index.go), then their parts split on _ . : and at camelCase
+// and ACRONYMWord boundaries, plus the folded form of every identifier
+// (parse_config and parseConfig both give parseconfig). Runs of hex digits
+// are never split, so commit hashes and ids stay whole.
+type codeTokenizer struct{}
+
+type span struct{ start, end int }
+
+func (codeTokenizer) Tokenize(input []byte) analysis.TokenStream {
+	base := bleveunicode.NewUnicodeTokenizer().Tokenize(input)
+	e := emitter{input: input, out: make(analysis.TokenStream, 0, 2*len(base)+1)}
+	var c span
+	cDone := false
+	for _, tok := range base {
+		for c.end <= tok.Start && c.end < len(input) {
+			c, cDone = nextCompound(input, c.end), false
+		}
+		if tok.Start >= c.start && tok.End <= c.end {
+			if !cDone {
+				e.reset()
+				if c.end-c.start > tok.End-tok.Start {
+					e.emit(c.start, c.end)
+					e.pathSuffixes(c)
+				}
+				cDone = true
+			}
+		} else {
+			e.reset()
+		}
+		if isPlainWord(tok.Term) {
+			e.emitBase(tok)
+			continue
+		}
+		e.emit(tok.Start, tok.End)
+		e.parts(tok.Start, tok.End)
+	}
+	return e.out
+}
+
+// emitter appends tokens, skipping terms already emitted for the current
+// compound. Tokens and lowercased terms come from arenas to keep
+// allocations per document low.
+type emitter struct {
+	input []byte
+	out   analysis.TokenStream
+	seen  [][]byte
+	pos   int
+
+	toks                []analysis.Token
+	buf                 []byte
+	segs, words, pieces []span
+}
+
+func (e *emitter) reset() { e.seen = e.seen[:0] }
+
+// emitBase emits a token of the unicode tokenizer that needs no lowercasing
+// and has no parts, reusing it.
+func (e *emitter) emitBase(tok *analysis.Token) {
+	if len(tok.Term) > maxTermBytes || e.isSeen(tok.Term) {
+		return
+	}
+	e.pos++
+	tok.Position = e.pos
+	e.out = append(e.out, tok)
+}
+
+func (e *emitter) emit(start, end int) {
+	e.emitTerm(e.lower(e.input[start:end]), start, end)
+}
+
+func (e *emitter) emitTerm(term []byte, start, end int) {
+	if len(term) == 0 || len(term) > maxTermBytes || e.isSeen(term) {
+		return
+	}
+	if len(e.toks) == cap(e.toks) {
+		e.toks = make([]analysis.Token, 0, 64)
+	}
+	e.pos++
+	e.toks = append(e.toks, analysis.Token{Term: term, Start: start, End: end,
+		Position: e.pos, Type: analysis.AlphaNumeric})
+	e.out = append(e.out, &e.toks[len(e.toks)-1])
+}
+
+// isSeen reports whether term was emitted for the current compound, and
+// records it if not.
+func (e *emitter) isSeen(term []byte) bool {
+	for _, s := range e.seen {
+		if bytes.Equal(s, term) {
+			return true
+		}
+	}
+	if len(e.seen) < maxDedup {
+		e.seen = append(e.seen, term)
+	}
+	return false
+}
+
+// lower returns b lowercased: b itself when it already is, else a copy in
+// the emitter's arena.
+func (e *emitter) lower(b []byte) []byte {
+	for _, c := range b {
+		if c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
+			return appendLower(e.alloc(len(b)), b)
+		}
+	}
+	return b
+}
+
+// alloc returns an empty slice with capacity n from the arena; appending
+// past n reallocates instead of overwriting the arena.
+func (e *emitter) alloc(n int) []byte {
+	if cap(e.buf)-len(e.buf) < n {
+		e.buf = make([]byte, 0, max(4096, n))
+	}
+	l := len(e.buf)
+	e.buf = e.buf[:l+n]
+	return e.buf[l : l : l+n]
+}
+
+// appendLower appends b lowercased to dst.
+func appendLower(dst, b []byte) []byte {
+	for i, c := range b {
+		if c >= utf8.RuneSelf {
+			return append(dst, bytes.ToLower(b[i:])...)
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// maxSuffixes bounds the path suffixes emitted for one compound.
+const maxSuffixes = 8
+
+// pathSuffixes emits the suffixes of a compound that start after a slash
+// (store/index.go for internal/store/index.go), so that a relative path
+// matches the absolute one.
+func (e *emitter) pathSuffixes(c span) {
+	n := 0
+	for i := c.start; i < c.end && n < maxSuffixes; i++ {
+		if e.input[i] != '/' {
+			continue
+		}
+		j := i + 1
+		for j < c.end && isJoiner(rune(e.input[j])) {
+			j++
+		}
+		if j < c.end && bytes.IndexByte(e.input[j:c.end], '/') >= 0 {
+			e.emit(j, c.end)
+			n++
+		}
+	}
+}
+
+// parts emits the segments of a standard token split on punctuation other
+// than '_' and apostrophes, and for each identifier segment its words, their
+// camelCase parts and its folded form.
+func (e *emitter) parts(start, end int) {
+	e.segs = splitSpans(e.segs[:0], e.input, start, end, isSegmentSep)
+	for _, seg := range e.segs {
+		if seg != (span{start, end}) {
+			e.emit(seg.start, seg.end)
+		}
+		e.words = splitSpans(e.words[:0], e.input, seg.start, seg.end, isUnderscore)
+		e.pieces = e.pieces[:0]
+		for _, w := range e.words {
+			if w != seg {
+				e.emit(w.start, w.end)
+			}
+			e.pieces = camelSpans(e.pieces, e.input, w)
+		}
+		if len(e.pieces) < 2 || hasIDPiece(e.input, e.pieces) {
+			continue
+		}
+		fold := e.alloc(seg.end - seg.start)
+		for _, p := range e.pieces {
+			e.emit(p.start, p.end)
+			fold = appendLower(fold, e.input[p.start:p.end])
+		}
+		e.emitTerm(fold, seg.start, seg.end)
+	}
+}
+
+// nextCompound returns the first compound at or after from: a run of word
+// runes, possibly joined by runs of . / - : between word runes. It returns an
+// empty span at len(input) when there is none.
+func nextCompound(input []byte, from int) span {
+	i := from
+	for i < len(input) {
+		r, n := decodeRune(input[i:])
+		if isWordRune(r) {
+			break
+		}
+		i += n
+	}
+	c := span{start: i, end: i}
+	for i < len(input) {
+		r, n := decodeRune(input[i:])
+		if isWordRune(r) {
+			i += n
+			c.end = i
+			continue
+		}
+		if !isJoiner(r) {
+			break
+		}
+		i += n
+	}
+	return c
+}
+
+// splitSpans splits input[start:end] on runes for which sep is true and
+// appends the non-empty pieces to out.
+func splitSpans(out []span, input []byte, start, end int, sep func(rune) bool) []span {
+	from := start
+	for i := start; i < end; {
+		r, n := decodeRune(input[i:end])
+		if sep(r) {
+			if i > from {
+				out = append(out, span{from, i})
+			}
+			from = i + n
+		}
+		i += n
+	}
+	if end > from {
+		out = append(out, span{from, end})
+	}
+	return out
+}
+
+// camelSpans appends the parts of a word split at lower→Upper, digit→Upper and ACRONYM→Word
+// boundaries (parseConfig, base64Encode, HTTPServer). A word made only of hex
+// digits is returned whole.
+func camelSpans(out []span, input []byte, w span) []span {
+	word := input[w.start:w.end]
+	if isHex(word) {
+		return append(out, w)
+	}
+	from := w.start
+	var prev rune
+	for i := w.start; i < w.end; {
+		r, n := decodeRune(input[i:w.end])
+		if i > from && unicode.IsUpper(r) {
+			next, _ := decodeRune(input[i+n : w.end])
+			if unicode.IsLower(prev) || unicode.IsDigit(prev) ||
+				(unicode.IsUpper(prev) && unicode.IsLower(next)) {
+				out = append(out, span{from, i})
+				from = i
+			}
+		}
+		prev = r
+		i += n
+	}
+	return append(out, span{from, w.end})
+}
+
+// decodeRune is utf8.DecodeRune with a fast path for ASCII.
+func decodeRune(b []byte) (rune, int) {
+	if len(b) > 0 && b[0] < utf8.RuneSelf {
+		return rune(b[0]), 1
+	}
+	return utf8.DecodeRune(b)
+}
+
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+}
+
+func isUnderscore(r rune) bool { return r == '_' }
+
+func isJoiner(r rune) bool { return r == '.' || r == '/' || r == '-' || r == ':' }
+
+func isSegmentSep(r rune) bool {
+	if r < utf8.RuneSelf {
+		return !isWordRune(r) && r != '\''
+	}
+	return r != '_' && r != '\'' && r != '’' && !unicode.IsLetter(r) && !unicode.IsDigit(r) &&
+		!unicode.Is(unicode.Mn, r)
+}
+
+// hasIDPiece reports whether a piece looks like an id or a number (7+ hex
+// digits, or only digits); folding such identifiers adds only noise terms.
+func hasIDPiece(input []byte, pieces []span) bool {
+	for _, p := range pieces {
+		b := input[p.start:p.end]
+		if isHex(b) && (len(b) >= 7 || isDigits(b)) {
+			return true
+		}
+	}
+	return false
+}
+
+func isDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// isPlainWord reports whether b is ASCII lowercase letters and digits only,
+// which has no parts (most prose).
+func isPlainWord(b []byte) bool {
+	for _, c := range b {
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func isHex(b []byte) bool {
+	for _, c := range b {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return len(b) > 0
+}

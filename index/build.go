@@ -1,0 +1,186 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"ctx/core"
+	"ctx/objects"
+)
+
+// Doc is one event to index, with the session it belongs to and the object
+// id of the chunk that stores it.
+type Doc struct {
+	Event   *core.Event
+	Session *core.Session
+	Chunk   objects.ID
+}
+
+// ShardMeta describes a built shard: its directory name under the root, its
+// document count and its size on disk.
+type ShardMeta struct {
+	Name  string `json:"name"`
+	Docs  int    `json:"docs"`
+	Bytes int64  `json:"bytes"`
+}
+
+// Build defaults, measured on 2 cores (see doc.go).
+const (
+	DefaultShards     = 2
+	DefaultBatchSize  = 5000
+	DefaultBatchBytes = 32 << 20
+	DefaultWriter     = WriterOnline
+)
+
+// BuildOptions tune BuildShards; zero values take the defaults.
+type BuildOptions struct {
+	// Shards is the number of concurrent writers, each building its own
+	// shard (DefaultShards).
+	Shards int
+	// BatchSize is the number of documents per bleve batch (DefaultBatchSize).
+	BatchSize int
+	// BatchBytes flushes a batch early once its text reaches this many bytes,
+	// bounding memory when events are large (DefaultBatchBytes).
+	BatchBytes int
+	// MaxShardDocs makes a writer close its shard and start another after
+	// this many documents; 0 means no limit.
+	MaxShardDocs int
+	// Writer selects the bleve writer (DefaultWriter).
+	Writer Writer
+}
+
+func (o BuildOptions) withDefaults() BuildOptions {
+	if o.Shards <= 0 {
+		o.Shards = DefaultShards
+	}
+	if o.BatchSize <= 0 {
+		o.BatchSize = DefaultBatchSize
+	}
+	if o.BatchBytes <= 0 {
+		o.BatchBytes = DefaultBatchBytes
+	}
+	if o.Writer == "" {
+		o.Writer = DefaultWriter
+	}
+	return o
+}
+
+// BuildShards indexes the docs received on the channel into new shard
+// directories under root, with up to opts.Shards writers reading the channel
+// concurrently, and returns when the channel is closed and every shard is
+// durable, closed, private (0700/0600) and verified by reopening it. A writer
+// creates its shard on its first doc, so an empty stream builds nothing and a
+// short one may build a single shard. Shard names are random hex.
+//
+// On error or cancellation every shard of this call is removed and the error
+// returned; BuildShards then stops receiving, so a producer must not block
+// on the channel forever (select on a context the caller cancels).
+func BuildShards(ctx context.Context, root string, docs <-chan Doc, opts BuildOptions) ([]ShardMeta, error) {
+	opts = opts.withDefaults()
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		return nil, fmt.Errorf("index: build: %w", err)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	var (
+		mu    sync.Mutex
+		metas []ShardMeta
+		first error
+		wg    sync.WaitGroup
+	)
+	for i := 0; i < opts.Shards; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			built, err := writeShards(ctx, root, docs, opts)
+			mu.Lock()
+			defer mu.Unlock()
+			metas = append(metas, built...)
+			if err != nil && first == nil {
+				first = err
+				cancel()
+			}
+		}()
+	}
+	wg.Wait()
+	if first == nil {
+		first = ctx.Err()
+	}
+	if first != nil {
+		for _, m := range metas {
+			_ = os.RemoveAll(filepath.Join(root, m.Name))
+		}
+		return nil, first
+	}
+	return metas, nil
+}
+
+// writeShards is one writer: it receives docs until the channel closes,
+// writing them to its current shard, and returns the shards it completed.
+func writeShards(ctx context.Context, root string, docs <-chan Doc, opts BuildOptions) ([]ShardMeta, error) {
+	var (
+		built []ShardMeta
+		cur   *shardWriter
+	)
+	finish := func() error {
+		m, err := cur.finish(ctx)
+		cur = nil
+		if err == nil {
+			built = append(built, m)
+		}
+		return err
+	}
+	for {
+		var d Doc
+		var ok bool
+		select {
+		case <-ctx.Done():
+			if cur != nil {
+				cur.abort()
+			}
+			return built, ctx.Err()
+		case d, ok = <-docs:
+		}
+		if !ok {
+			if cur == nil {
+				return built, nil
+			}
+			return built, finish()
+		}
+		if err := writeOne(ctx, root, &cur, d, opts); err != nil {
+			return built, err
+		}
+		if opts.MaxShardDocs > 0 && cur.docs() >= opts.MaxShardDocs {
+			if err := finish(); err != nil {
+				return built, err
+			}
+		}
+	}
+}
+
+// writeOne adds d to *cur, creating the shard first if needed; on error the
+// shard is aborted.
+func writeOne(ctx context.Context, root string, cur **shardWriter, d Doc, opts BuildOptions) error {
+	if d.Event == nil || d.Session == nil {
+		if *cur != nil {
+			(*cur).abort()
+		}
+		return ErrInvalidDoc
+	}
+	if *cur == nil {
+		w, err := newShardWriter(root, opts)
+		if err != nil {
+			return err
+		}
+		*cur = w
+	}
+	if err := (*cur).add(ctx, d); err != nil {
+		(*cur).abort()
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,201 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"ctx/core"
+)
+
+// manyDocs returns n small docs spread over a few sessions.
+func manyDocs(n int) []Doc {
+	sessions := []*core.Session{newSession("m1"), newSession("m2"), newSession("m3")}
+	docs := make([]Doc, n)
+	for i := range docs {
+		docs[i] = newDoc(sessions[i%3], fmt.Sprint(i), core.TypeMessage, fmt.Sprintf("event number %d about walrus", i))
+	}
+	return docs
+}
+
+func TestBuildDurability(t *testing.T) {
+	tests := []struct {
+		name       string
+		docs       int
+		opts       BuildOptions
+		wantShards int
+	}{
+		{"one doc", 1, BuildOptions{}, 1},
+		{"under one batch, two writers", 7, BuildOptions{Shards: 2}, -1},
+		{"many batches", 5000, BuildOptions{Shards: 2, BatchSize: 300}, 2},
+		{"max shard docs", 2500, BuildOptions{Shards: 1, BatchSize: 400, MaxShardDocs: 1000}, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			metas := build(t, root, manyDocs(tt.docs), tt.opts)
+			if tt.wantShards >= 0 && len(metas) != tt.wantShards {
+				t.Fatalf("built %d shards, want %d", len(metas), tt.wantShards)
+			}
+			sum := 0
+			for _, m := range metas {
+				sum += m.Docs
+				if m.Bytes <= 0 {
+					t.Errorf("shard %s has size %d", m.Name, m.Bytes)
+				}
+				if err := Verify(root, m.Name, m.Docs); err != nil {
+					t.Errorf("Verify: %v", err)
+				}
+			}
+			if sum != tt.docs {
+				t.Fatalf("metas count %d docs, want %d", sum, tt.docs)
+			}
+			r, err := Open(root, names(metas))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			if n, err := r.Count(); err != nil || n != uint64(tt.docs) {
+				t.Fatalf("Count = %d, %v; want %d", n, err, tt.docs)
+			}
+			checkPrivate(t, root)
+		})
+	}
+}
+
+// checkPrivate fails unless root holds only shard dirs (no build leftovers)
+// with dirs 0700 and files 0600.
+func checkPrivate(t *testing.T, root string) {
+	t.Helper()
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == root {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		want := fs.FileMode(0o600)
+		if d.IsDir() {
+			want = 0o700
+		}
+		if info.Mode().Perm() != want {
+			t.Errorf("%s has mode %v, want %v", p, info.Mode().Perm(), want)
+		}
+		if filepath.Dir(p) == root && filepath.Base(p)[0] == '.' {
+			t.Errorf("leftover %s", p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBuildEmpty(t *testing.T) {
+	root := t.TempDir()
+	if metas := build(t, root, nil, BuildOptions{}); len(metas) != 0 {
+		t.Fatalf("built %v from nothing", metas)
+	}
+	if ents, _ := os.ReadDir(root); len(ents) != 0 {
+		t.Fatalf("root holds %d entries", len(ents))
+	}
+	r, err := Open(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if hits := find(t, r, Query{Text: "anything"}); len(hits) != 0 {
+		t.Fatal("hits from no shards")
+	}
+}
+
+func TestBuildCancel(t *testing.T) {
+	root := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	docs := make(chan Doc)
+	go func() {
+		for i, d := range manyDocs(3000) {
+			if i == 2500 {
+				cancel()
+			}
+			select {
+			case docs <- d:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	_, err := BuildShards(ctx, root, docs, BuildOptions{BatchSize: 500})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if ents, _ := os.ReadDir(root); len(ents) != 0 {
+		t.Fatalf("cancelled build left %d entries", len(ents))
+	}
+}
+
+func TestBuildInvalidDocRemovesShards(t *testing.T) {
+	root := t.TempDir()
+	docs := append(manyDocs(1200), Doc{})
+	_, err := BuildShards(context.Background(), root, feed(docs), BuildOptions{Shards: 1, BatchSize: 100, MaxShardDocs: 500})
+	if !errors.Is(err, ErrInvalidDoc) {
+		t.Fatalf("err = %v, want ErrInvalidDoc", err)
+	}
+	if ents, _ := os.ReadDir(root); len(ents) != 0 {
+		t.Fatalf("failed build left %d entries", len(ents))
+	}
+}
+
+func TestShardErrors(t *testing.T) {
+	root := t.TempDir()
+	metas := build(t, root, manyDocs(10), BuildOptions{Shards: 1})
+	good := metas[0].Name
+	damaged := build(t, root, manyDocs(10), BuildOptions{Shards: 1})[0].Name
+	if err := os.WriteFile(filepath.Join(root, damaged, "index_meta.json"), []byte("{garbage"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		shards []string
+		bad    string
+		kind   error
+	}{
+		{"missing", []string{good, "0123abcd"}, "0123abcd", ErrShardMissing},
+		{"damaged", []string{good, damaged}, damaged, ErrShardDamaged},
+		{"invalid name", []string{"../etc"}, "../etc", ErrInvalidShardName},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Open(root, tt.shards)
+			var se *ShardError
+			if !errors.As(err, &se) || se.Shard != tt.bad || !errors.Is(err, tt.kind) {
+				t.Fatalf("Open err = %v, want a ShardError for %s wrapping %v", err, tt.bad, tt.kind)
+			}
+		})
+	}
+	t.Run("verify count", func(t *testing.T) {
+		err := Verify(root, good, 11)
+		var se *ShardError
+		if !errors.As(err, &se) || !errors.Is(err, ErrShardDamaged) {
+			t.Fatalf("Verify err = %v", err)
+		}
+		if err := Verify(root, good, 10); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestDuplicateIDsInOneShard(t *testing.T) {
+	docs := manyDocs(10)
+	docs = append(docs, docs[3], docs[4])
+	root := t.TempDir()
+	metas := build(t, root, docs, BuildOptions{Shards: 1, BatchSize: 5})
+	if metas[0].Docs != 10 {
+		t.Fatalf("docs = %d, want 10 distinct", metas[0].Docs)
+	}
+}

@@ -1,0 +1,42 @@
+package index
+
+import (
+	"errors"
+	"fmt"
+)
+
+var (
+	// ErrShardMissing is wrapped by a ShardError when a shard directory does
+	// not exist.
+	ErrShardMissing = errors.New("index: shard missing")
+	// ErrShardDamaged is wrapped by a ShardError when a shard cannot be opened
+	// or read, or holds other than the expected number of documents.
+	ErrShardDamaged = errors.New("index: shard damaged")
+	// ErrInvalidShardName is wrapped by a ShardError for a name that is not a
+	// plain directory name.
+	ErrInvalidShardName = errors.New("index: invalid shard name")
+	// ErrInvalidDoc is returned by BuildShards for a Doc without an event or
+	// session.
+	ErrInvalidDoc = errors.New("index: doc needs an event and a session")
+)
+
+// ShardError names the shard an operation failed on. Err wraps one of the
+// sentinels above (match with errors.Is) and the underlying cause.
+type ShardError struct {
+	Shard string
+	Op    string // open, read, verify, build
+	Err   error
+}
+
+func (e *ShardError) Error() string {
+	return fmt.Sprintf("index: %s shard %s: %v", e.Op, e.Shard, e.Err)
+}
+
+func (e *ShardError) Unwrap() error { return e.Err }
+
+func shardErr(shard, op string, kind, cause error) *ShardError {
+	if cause == nil {
+		return &ShardError{Shard: shard, Op: op, Err: kind}
+	}
+	return &ShardError{Shard: shard, Op: op, Err: fmt.Errorf("%w: %w", kind, cause)}
+}

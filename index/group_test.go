@@ -1,0 +1,103 @@
+package index
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"ctx/core"
+)
+
+// gh is a compact hit for grouping tests: root group, subagent flag, score.
+type gh struct {
+	name  string
+	root  string
+	sub   bool
+	score float64
+	age   time.Duration // older hits have a larger age
+}
+
+func hitsOf(spec []gh) []Hit {
+	out := make([]Hit, len(spec))
+	for i, s := range spec {
+		root := core.NewSessionID("p", s.root)
+		sess := root
+		if s.sub {
+			sess = core.NewSessionID("p", s.root+"/sub")
+		}
+		out[i] = Hit{EventID: core.NewEventID(sess, s.name), SessionID: sess, RootSessionID: root,
+			IsSubagent: s.sub, Score: s.score, Timestamp: t0.Add(-s.age)}
+	}
+	return out
+}
+
+func TestGroup(t *testing.T) {
+	tests := []struct {
+		name  string
+		hits  []gh
+		limit int
+		want  []string
+	}{
+		{"one per group before repeats", []gh{
+			{"a1", "A", false, 10, 0}, {"a2", "A", false, 9, 0}, {"a3", "A", false, 8, 0},
+			{"b1", "B", false, 7, 0}, {"c1", "C", false, 6, 0}, {"b2", "B", false, 5, 0},
+		}, 10, []string{"a1", "b1", "c1", "a2", "b2", "a3"}},
+		{"limit cuts round robin", []gh{
+			{"a1", "A", false, 10, 0}, {"a2", "A", false, 9, 0}, {"b1", "B", false, 7, 0},
+		}, 2, []string{"a1", "b1"}},
+		{"primary preferred when close", []gh{
+			{"sub", "A", true, 10, 0}, {"prim", "A", false, 9, 0}, {"b1", "B", false, 8, 0},
+		}, 10, []string{"prim", "b1", "sub"}},
+		{"primary at exactly the factor", []gh{
+			{"sub", "A", true, 10, 0}, {"prim", "A", false, 10 * PrimaryPreference, 0},
+		}, 10, []string{"prim", "sub"}},
+		{"stronger subagent wins", []gh{
+			{"sub", "A", true, 10, 0}, {"prim", "A", false, 8.9, 0}, {"b1", "B", false, 8, 0},
+		}, 10, []string{"sub", "b1", "prim"}},
+		{"best primary is the one promoted", []gh{
+			{"sub1", "A", true, 10, 0}, {"sub2", "A", true, 9.8, 0}, {"p1", "A", false, 9.5, 0},
+			{"p2", "A", false, 9.4, 0},
+		}, 10, []string{"p1", "sub1", "sub2", "p2"}},
+		{"groups rank by best evidence", []gh{
+			{"sub", "A", true, 10, 0}, {"b1", "B", false, 9.8, 0}, {"prim", "A", false, 9.5, 0},
+		}, 10, []string{"prim", "b1", "sub"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hits := hitsOf(tt.hits)
+			sortHits(hits)
+			got := group(hits, tt.limit)
+			byID := map[core.EventID]string{}
+			for i, h := range hitsOf(tt.hits) {
+				byID[h.EventID] = tt.hits[i].name
+			}
+			var names []string
+			for _, h := range got {
+				names = append(names, byID[h.EventID])
+			}
+			if !reflect.DeepEqual(names, tt.want) {
+				t.Fatalf("group = %v, want %v", names, tt.want)
+			}
+		})
+	}
+}
+
+func TestSortHitsTieBreaks(t *testing.T) {
+	hits := hitsOf([]gh{
+		{"old", "A", false, 5, time.Hour}, {"new", "B", false, 5, 0}, {"top", "C", false, 6, 2 * time.Hour},
+	})
+	twin := hits[1]
+	twin.EventID = core.NewEventID(twin.SessionID, "twin")
+	hits = append(hits, twin)
+	for range 3 {
+		shuffled := []Hit{hits[3], hits[0], hits[2], hits[1]}
+		sortHits(shuffled)
+		if shuffled[0].Score != 6 || shuffled[3].Timestamp != t0.Add(-time.Hour) {
+			t.Fatalf("order %v", describe(shuffled))
+		}
+		a, b := shuffled[1].EventID, shuffled[2].EventID
+		if string(a[:]) > string(b[:]) {
+			t.Fatalf("equal score and time must order by event id: %v", describe(shuffled))
+		}
+	}
+}

@@ -1,0 +1,202 @@
+package index
+
+import (
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/mapping"
+
+	"ctx/core"
+	"ctx/objects"
+)
+
+// Field names of a shard document.
+const (
+	fieldSession     = "ctx_session_id"
+	fieldRoot        = "root_session_id"
+	fieldSubagent    = "is_subagent"
+	fieldType        = "event_type"
+	fieldRole        = "role"
+	fieldProvider    = "provider"
+	fieldWorkspace   = "workspace"
+	fieldSourceRoot  = "source_root"
+	fieldSourceGroup = "source_group"
+	fieldFiles       = "files"
+	fieldTool        = "tool"
+	fieldTimestamp   = "timestamp"
+	fieldTS          = "ts"
+	fieldChunk       = "chunk"
+	fieldText        = "text"
+)
+
+// storedFields are the fields a hit is filled from.
+var storedFields = []string{fieldSession, fieldRoot, fieldSubagent, fieldType, fieldRole,
+	fieldProvider, fieldWorkspace, fieldTS, fieldChunk}
+
+// shardDoc is the document indexed for one event. The bleve doc ID is the
+// event id; ts repeats the timestamp at full precision for hits (bleve returns
+// stored datetimes at second precision), timestamp is nil when unknown.
+type shardDoc struct {
+	Session     string     `json:"ctx_session_id"`
+	Root        string     `json:"root_session_id"`
+	Subagent    bool       `json:"is_subagent"`
+	Type        string     `json:"event_type"`
+	Role        string     `json:"role"`
+	Provider    string     `json:"provider"`
+	Workspace   string     `json:"workspace"`
+	SourceRoot  string     `json:"source_root,omitempty"`
+	SourceGroup string     `json:"source_group,omitempty"`
+	Files       []string   `json:"files,omitempty"`
+	Tool        []string   `json:"tool,omitempty"`
+	Timestamp   *time.Time `json:"timestamp,omitempty"`
+	TS          string     `json:"ts,omitempty"`
+	Chunk       string     `json:"chunk"`
+	Text        string     `json:"text"`
+}
+
+// newMapping returns the lean static mapping of a shard: no dynamic fields,
+// no _all, keyword fields for filters and exact matches, the text field
+// analyzed with CodeAnalyzer and neither stored nor with term vectors, and
+// stored copies only of what a Hit needs.
+func newMapping() *mapping.IndexMappingImpl {
+	dm := bleve.NewDocumentStaticMapping()
+	// Fields that exact-token clauses score keep frequencies and norms;
+	// without them bleve's tf-idf score is NaN. Filter-only fields skip them.
+	for _, f := range []string{fieldSession, fieldRoot} {
+		dm.AddFieldMappingsAt(f, keywordField(true, true))
+	}
+	dm.AddFieldMappingsAt(fieldFiles, keywordField(false, true))
+	for _, f := range []string{fieldType, fieldRole, fieldProvider, fieldWorkspace} {
+		dm.AddFieldMappingsAt(f, keywordField(true, false))
+	}
+	for _, f := range []string{fieldSourceRoot, fieldSourceGroup, fieldTool} {
+		dm.AddFieldMappingsAt(f, keywordField(false, false))
+	}
+	dm.AddFieldMappingsAt(fieldSubagent, &mapping.FieldMapping{Type: "boolean", Index: true, Store: true})
+	dm.AddFieldMappingsAt(fieldTimestamp, &mapping.FieldMapping{Type: "datetime", Index: true, DocValues: true})
+	dm.AddFieldMappingsAt(fieldTS, &mapping.FieldMapping{Type: "text", Analyzer: keyword.Name, Store: true})
+	dm.AddFieldMappingsAt(fieldChunk, &mapping.FieldMapping{Type: "text", Analyzer: keyword.Name, Store: true})
+	dm.AddFieldMappingsAt(fieldText, &mapping.FieldMapping{Type: "text", Analyzer: CodeAnalyzer, Index: true})
+	dm.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping())
+
+	im := bleve.NewIndexMapping()
+	im.DefaultMapping = dm
+	im.DefaultAnalyzer = QueryAnalyzer
+	im.StoreDynamic, im.IndexDynamic, im.DocValuesDynamic = false, false, false
+	return im
+}
+
+func keywordField(store, scored bool) *mapping.FieldMapping {
+	return &mapping.FieldMapping{Type: "text", Analyzer: keyword.Name, Index: true, Store: store,
+		SkipFreqNorm: !scored}
+}
+
+// newShardDoc converts an event and its session to the indexed document.
+func newShardDoc(e *core.Event, s *core.Session, chunk objects.ID) *shardDoc {
+	root := s.RootSessionID
+	if root.IsZero() {
+		root = s.ID
+	}
+	d := &shardDoc{
+		Session:     e.SessionID.String(),
+		Root:        root.String(),
+		Subagent:    s.IsSubagent,
+		Type:        string(e.Type),
+		Role:        string(e.Role),
+		Provider:    s.Provider,
+		Workspace:   s.Workspace,
+		SourceRoot:  s.Source.Root,
+		SourceGroup: s.Source.Group,
+		Files:       fileTerms(e.Files),
+		Tool:        toolTerms(e),
+		Chunk:       chunk.String(),
+		Text:        eventText(e),
+	}
+	if e.SessionID.IsZero() {
+		d.Session = s.ID.String()
+	}
+	if !e.Timestamp.IsZero() {
+		ts := e.Timestamp.UTC()
+		d.TS = ts.Format(time.RFC3339Nano)
+		if y := ts.Year(); y > 1677 && y < 2262 { // bleve's datetime range (int64 ns)
+			d.Timestamp = &ts
+		}
+	}
+	return d
+}
+
+// eventText is what the text field indexes: the event text, then its
+// command, tool name, file paths and MCP server/tool names.
+func eventText(e *core.Event) string {
+	parts := []string{e.Text}
+	if e.Command != "" && !strings.Contains(e.Text, e.Command) {
+		parts = append(parts, e.Command)
+	}
+	if e.Tool != "" {
+		parts = append(parts, e.Tool)
+	}
+	for _, f := range e.Files {
+		parts = append(parts, f.Path)
+		if f.MovedTo != "" {
+			parts = append(parts, f.MovedTo)
+		}
+	}
+	if a := e.Activity; a != nil {
+		parts = append(parts, a.Invocation.Server, a.Invocation.Tool)
+	}
+	if len(parts) == 1 {
+		return e.Text
+	}
+	return strings.Join(parts, "\n")
+}
+
+// fileTerms lists each touched path and its base name, once each.
+func fileTerms(files []core.FileTouch) []string {
+	var out []string
+	add := func(p string) {
+		if p == "" {
+			return
+		}
+		for _, t := range []string{p, baseName(p)} {
+			if t != "" && !contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	for _, f := range files {
+		add(f.Path)
+		add(f.MovedTo)
+	}
+	return out
+}
+
+// baseName is the last element of a slash or backslash separated path.
+func baseName(p string) string {
+	p = strings.TrimRight(p, `/\`)
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		p = p[i+1:]
+	}
+	return p
+}
+
+func toolTerms(e *core.Event) []string {
+	var out []string
+	if e.Tool != "" {
+		out = append(out, e.Tool)
+	}
+	if a := e.Activity; a != nil && a.Invocation.Tool != "" && !contains(out, a.Invocation.Tool) {
+		out = append(out, a.Invocation.Tool)
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,151 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"sync"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+)
+
+// maxInflight bounds the batches handed to bleve that are not yet
+// persisted. With unsafe_batch, Batch returns before its segment is on disk,
+// so without this bound in-memory segments could pile up.
+const maxInflight = 2
+
+// asyncErrorCallback is the name of the bleve callback through which scorch
+// reports background persistence errors; it routes them to the backend of
+// the shard by store path.
+const asyncErrorCallback = "ctx_index_async_error"
+
+var asyncSinks sync.Map // scorch store path → func(error)
+
+func init() {
+	scorch.RegistryAsyncErrorCallbacks[asyncErrorCallback] = func(err error, path string) {
+		if f, ok := asyncSinks.Load(path); ok {
+			f.(func(error))(err)
+		}
+	}
+}
+
+// errBuildFailed marks a failure to write a shard.
+var errBuildFailed = errors.New("index: shard build failed")
+
+// onlineBackend is WriterOnline.
+type onlineBackend struct {
+	store      string
+	opts       BuildOptions
+	idx        bleve.Index
+	batch      *bleve.Batch
+	batchBytes int
+
+	inflight chan struct{}
+	pending  sync.WaitGroup
+	failed   chan error // first asynchronous failure (buffered 1)
+}
+
+func newOnlineBackend(dir string, opts BuildOptions) (*onlineBackend, error) {
+	b := &onlineBackend{store: filepath.Join(dir, "store"), opts: opts,
+		inflight: make(chan struct{}, maxInflight), failed: make(chan error, 1)}
+	asyncSinks.Store(b.store, b.fail)
+	cfg := map[string]interface{}{"unsafe_batch": true, "asyncErrorCallbackName": asyncErrorCallback}
+	idx, err := bleve.NewUsing(dir, newMapping(), scorch.Name, scorch.Name, cfg)
+	if err != nil {
+		asyncSinks.Delete(b.store)
+		return nil, err
+	}
+	b.idx, b.batch = idx, idx.NewBatch()
+	return b, nil
+}
+
+func (b *onlineBackend) fail(err error) {
+	select {
+	case b.failed <- err:
+	default:
+	}
+}
+
+func (b *onlineBackend) index(ctx context.Context, id string, doc *shardDoc) error {
+	if err := b.batch.Index(id, doc); err != nil {
+		return err
+	}
+	b.batchBytes += len(doc.Text)
+	if b.batch.Size() >= b.opts.BatchSize || b.batchBytes >= b.opts.BatchBytes {
+		return b.flush(ctx)
+	}
+	return nil
+}
+
+// flush hands the batch to bleve once fewer than maxInflight batches await
+// persistence.
+func (b *onlineBackend) flush(ctx context.Context) error {
+	if b.batch.Size() == 0 {
+		return nil
+	}
+	select {
+	case b.inflight <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	case err := <-b.failed:
+		return err
+	}
+	var once sync.Once
+	release := func() { once.Do(func() { <-b.inflight; b.pending.Done() }) }
+	b.pending.Add(1)
+	batch := b.batch
+	batch.SetPersistedCallback(func(err error) {
+		if err != nil {
+			b.fail(err)
+		}
+		release()
+	})
+	b.batch, b.batchBytes = b.idx.NewBatch(), 0
+	if err := b.idx.Batch(batch); err != nil {
+		release()
+		return err
+	}
+	return nil
+}
+
+// persisted waits until every batch handed to bleve is on disk.
+func (b *onlineBackend) persisted(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { b.pending.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return ctx.Err()
+	case err := <-b.failed:
+		return err
+	}
+	select {
+	case err := <-b.failed:
+		return err
+	default:
+		return nil
+	}
+}
+
+func (b *onlineBackend) close(ctx context.Context) error {
+	err := b.flush(ctx)
+	if err == nil {
+		err = b.persisted(ctx)
+	}
+	if err != nil {
+		return err
+	}
+	asyncSinks.Delete(b.store)
+	err = b.idx.Close()
+	b.idx = nil
+	return err
+}
+
+func (b *onlineBackend) abort() {
+	asyncSinks.Delete(b.store)
+	if b.idx != nil {
+		_ = b.idx.Close()
+		b.idx = nil
+	}
+}

@@ -1,0 +1,228 @@
+package index
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"ctx/core"
+	"ctx/objects"
+)
+
+// DefaultBoltTimeout bounds how long opening a shard waits for its lock.
+// Shards are immutable, so a timeout means something else holds it for
+// writing; without a timeout bleve would block forever.
+const DefaultBoltTimeout = time.Second
+
+// Reader searches a fixed set of shards (one generation's), each opened
+// read-only and joined behind one bleve index alias. It is safe for
+// concurrent use.
+type Reader struct {
+	shards     []string
+	order      map[string]int
+	idxs       []bleve.Index
+	alias      bleve.IndexAlias
+	superseded func(shard string, id core.EventID) bool
+	analyzer   analysis.Analyzer
+}
+
+type readerConfig struct {
+	boltTimeout time.Duration
+	superseded  func(shard string, id core.EventID) bool
+}
+
+// Option configures Open.
+type Option func(*readerConfig)
+
+// WithBoltTimeout sets how long opening a shard waits for its lock
+// (DefaultBoltTimeout).
+func WithBoltTimeout(d time.Duration) Option { return func(c *readerConfig) { c.boltTimeout = d } }
+
+// WithSuperseded sets the generation's tombstones: hits for which f returns
+// true are dropped by Search and Lookup, in addition to Query.Superseded.
+func WithSuperseded(f func(shard string, id core.EventID) bool) Option {
+	return func(c *readerConfig) { c.superseded = f }
+}
+
+// Open opens the named shards under root read-only. Shards are listed oldest
+// first: when one event id is live in two shards, Lookup prefers the later.
+// A missing or unreadable shard is a *ShardError naming it.
+func Open(root string, shards []string, opts ...Option) (*Reader, error) {
+	cfg := readerConfig{boltTimeout: DefaultBoltTimeout}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	analyzer := newMapping().AnalyzerNamed(QueryAnalyzer)
+	if analyzer == nil {
+		return nil, fmt.Errorf("index: analyzer %s not registered", QueryAnalyzer)
+	}
+	r := &Reader{order: make(map[string]int, len(shards)), superseded: cfg.superseded, analyzer: analyzer}
+	for _, name := range shards {
+		if _, dup := r.order[name]; dup {
+			continue
+		}
+		idx, err := openShard(root, name, cfg.boltTimeout)
+		if err != nil {
+			_ = r.Close()
+			return nil, err
+		}
+		r.order[name] = len(r.shards)
+		r.shards = append(r.shards, name)
+		r.idxs = append(r.idxs, idx)
+	}
+	alias := bleve.NewIndexAlias(r.idxs...)
+	if err := alias.SetIndexMapping(newMapping()); err != nil {
+		_ = r.Close()
+		return nil, fmt.Errorf("index: open: %w", err)
+	}
+	r.alias = alias
+	return r, nil
+}
+
+func openShard(root, name string, timeout time.Duration) (bleve.Index, error) {
+	dir, err := shardDir(root, name)
+	if err != nil {
+		return nil, err
+	}
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, shardErr(name, "open", ErrShardMissing, err)
+	case err != nil:
+		return nil, shardErr(name, "open", ErrShardDamaged, err)
+	case !st.IsDir():
+		return nil, shardErr(name, "open", ErrShardDamaged, errors.New("not a directory"))
+	}
+	idx, err := bleve.OpenUsing(dir, map[string]interface{}{
+		"read_only": true, "bolt_timeout": timeout.String(),
+	})
+	if err != nil {
+		return nil, shardErr(name, "open", ErrShardDamaged, err)
+	}
+	idx.SetName(name)
+	return idx, nil
+}
+
+// Shards returns the names of the open shards, in the order given to Open.
+func (r *Reader) Shards() []string { return append([]string(nil), r.shards...) }
+
+// Close closes every shard.
+func (r *Reader) Close() error {
+	var first error
+	for i, idx := range r.idxs {
+		if err := idx.Close(); err != nil && first == nil {
+			first = shardErr(r.shards[i], "close", ErrShardDamaged, err)
+		}
+	}
+	r.idxs = nil
+	if r.alias != nil {
+		_ = r.alias.Close()
+	}
+	return first
+}
+
+// Count returns the number of documents in the shards, superseded ones
+// included.
+func (r *Reader) Count() (uint64, error) {
+	var n uint64
+	for i, idx := range r.idxs {
+		c, err := idx.DocCount()
+		if err != nil {
+			return 0, shardErr(r.shards[i], "read", ErrShardDamaged, err)
+		}
+		n += c
+	}
+	return n, nil
+}
+
+// Lookup finds an event by id. Superseded copies are skipped; of the live
+// ones the copy in the latest shard wins.
+func (r *Reader) Lookup(id core.EventID) (Hit, bool, error) {
+	if len(r.idxs) == 0 {
+		return Hit{}, false, nil
+	}
+	req := bleve.NewSearchRequestOptions(query.NewDocIDQuery([]string{id.String()}), len(r.idxs), 0, false)
+	req.Fields = storedFields
+	res, err := r.alias.Search(req)
+	if err != nil {
+		return Hit{}, false, fmt.Errorf("index: lookup %s: %w", id, err)
+	}
+	var best Hit
+	found := false
+	for _, dm := range res.Hits {
+		h, err := hitFrom(dm)
+		if err != nil {
+			return Hit{}, false, err
+		}
+		if r.isSuperseded(nil, h) || (found && r.order[h.Shard] < r.order[best.Shard]) {
+			continue
+		}
+		best, found = h, true
+	}
+	return best, found, nil
+}
+
+func (r *Reader) isSuperseded(extra func(string, core.EventID) bool, h Hit) bool {
+	return (r.superseded != nil && r.superseded(h.Shard, h.EventID)) ||
+		(extra != nil && extra(h.Shard, h.EventID))
+}
+
+// Verify opens a shard read-only and checks that it holds wantDocs
+// documents; any failure is a *ShardError.
+func Verify(root, shard string, wantDocs int) error {
+	idx, err := openShard(root, shard, DefaultBoltTimeout)
+	if err != nil {
+		return err
+	}
+	n, err := idx.DocCount()
+	cerr := idx.Close()
+	switch {
+	case err != nil:
+		return shardErr(shard, "verify", ErrShardDamaged, err)
+	case n != uint64(wantDocs):
+		return shardErr(shard, "verify", ErrShardDamaged,
+			fmt.Errorf("holds %d documents, want %d", n, wantDocs))
+	case cerr != nil:
+		return shardErr(shard, "verify", ErrShardDamaged, cerr)
+	}
+	return nil
+}
+
+// hitFrom fills a Hit from a match's stored fields.
+func hitFrom(dm *search.DocumentMatch) (Hit, error) {
+	h := Hit{Shard: dm.Index, Score: dm.Score}
+	bad := func(field string, err error) (Hit, error) {
+		return Hit{}, shardErr(dm.Index, "read", ErrShardDamaged, fmt.Errorf("doc %s field %s: %w", dm.ID, field, err))
+	}
+	var err error
+	if h.EventID, err = core.ParseEventID(dm.ID); err != nil {
+		return bad("id", err)
+	}
+	str := func(f string) string { s, _ := dm.Fields[f].(string); return s }
+	if h.SessionID, err = core.ParseSessionID(str(fieldSession)); err != nil {
+		return bad(fieldSession, err)
+	}
+	if h.RootSessionID, err = core.ParseSessionID(str(fieldRoot)); err != nil {
+		return bad(fieldRoot, err)
+	}
+	if h.Chunk, err = objects.ParseID(str(fieldChunk)); err != nil {
+		return bad(fieldChunk, err)
+	}
+	if ts := str(fieldTS); ts != "" {
+		if h.Timestamp, err = time.Parse(time.RFC3339Nano, ts); err != nil {
+			return bad(fieldTS, err)
+		}
+	}
+	h.IsSubagent, _ = dm.Fields[fieldSubagent].(bool)
+	h.EventType = core.EventType(str(fieldType))
+	h.Role = core.Role(str(fieldRole))
+	h.Provider, h.Workspace = str(fieldProvider), str(fieldWorkspace)
+	return h, nil
+}

@@ -1,0 +1,297 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"ctx/core"
+)
+
+func TestScopeSelectionAndWeights(t *testing.T) {
+	const text = "zebrafish migration stalled"
+	var docs []Doc
+	byType := map[core.EventType]Doc{}
+	for _, typ := range core.EventTypes {
+		d := newDoc(newSession("s-"+string(typ)), "e", typ, text)
+		docs = append(docs, d)
+		byType[typ] = d
+	}
+	r := openIndex(t, docs)
+
+	t.Run("all ranks by class weight", func(t *testing.T) {
+		hits := find(t, r, Query{Text: "zebrafish"})
+		if len(hits) != len(docs) {
+			t.Fatalf("got %d hits, want %d", len(hits), len(docs))
+		}
+		if hits[0].EventType != core.TypeMessage {
+			t.Fatalf("first hit %v, want the message", describe(hits))
+		}
+		score := map[core.EventType]float64{}
+		for _, h := range hits {
+			score[h.EventType] = h.Score
+		}
+		for _, typ := range core.EventTypes {
+			w, _ := core.ScopeAll.Weight(typ)
+			if got := score[typ] / score[core.TypeMessage]; math.Abs(got-w) > 1e-9 {
+				t.Errorf("%s scores %.3f of a message, want %.3f", typ, got, w)
+			}
+		}
+	})
+	for _, scope := range []core.Scope{core.ScopeTranscript, core.ScopeCalls, core.ScopeOutputs} {
+		t.Run(string(scope), func(t *testing.T) {
+			var want []Doc
+			for _, typ := range scope.Types() {
+				want = append(want, byType[typ])
+			}
+			hits := find(t, r, Query{Text: "zebrafish", Scope: scope})
+			sameSet(t, hits, want...)
+			for _, h := range hits[1:] {
+				wa, _ := scope.Weight(hits[0].EventType)
+				wb, _ := scope.Weight(h.EventType)
+				if math.Abs(h.Score/hits[0].Score-wb/wa) > 1e-9 {
+					t.Errorf("%s: %s scored %.3f against %.3f", scope, h.EventType, h.Score, hits[0].Score)
+				}
+			}
+		})
+	}
+	t.Run("event type", func(t *testing.T) {
+		sameSet(t, find(t, r, Query{Text: "zebrafish", EventType: core.TypeCommandFinish}),
+			byType[core.TypeCommandFinish])
+	})
+	t.Run("invalid scope", func(t *testing.T) {
+		if _, err := r.Search(context.Background(), Query{Text: "x", Scope: "bogus"}); err == nil {
+			t.Fatal("want an error for an invalid scope")
+		}
+	})
+}
+
+func TestFilters(t *testing.T) {
+	ab := newSession("ab", inWorkspace("/a/b"))
+	abc := newSession("abc", inWorkspace("/a/b/c"), fromSource("work", "team"))
+	sibling := newSession("abx", inWorkspace("/a/bc"), fromProvider(core.ProviderCodex))
+	sub := newSession("sub", inWorkspace("/a/b"), subagentOf(ab))
+	dAB := newDoc(ab, "1", core.TypeMessage, "kestrel report", at(t0), withRole(core.RoleUser))
+	dABC := newDoc(abc, "1", core.TypeMessage, "kestrel report", at(t0.Add(time.Hour)),
+		withFiles("/a/b/c/main.go"))
+	dSib := newDoc(sibling, "1", core.TypeMessage, "kestrel report", at(t0.Add(2*time.Hour)))
+	dSub := newDoc(sub, "1", core.TypeToolCall, "kestrel report", at(t0.Add(3*time.Hour)),
+		withRole(core.RoleTool))
+	r := openIndex(t, []Doc{dAB, dABC, dSib, dSub})
+
+	tests := []struct {
+		name string
+		q    Query
+		want []Doc
+	}{
+		{"none", Query{}, []Doc{dAB, dABC, dSib, dSub}},
+		{"workspace prefix", Query{Workspace: "/a/b"}, []Doc{dAB, dABC, dSub}},
+		{"workspace trailing slash", Query{Workspace: "/a/b/"}, []Doc{dAB, dABC, dSub}},
+		{"workspace leaf", Query{Workspace: "/a/b/c"}, []Doc{dABC}},
+		{"workspace sibling", Query{Workspace: "/a/bc"}, []Doc{dSib}},
+		{"workspace root", Query{Workspace: "/"}, []Doc{dAB, dABC, dSib, dSub}},
+		{"provider", Query{Providers: []string{core.ProviderCodex}}, []Doc{dSib}},
+		{"providers", Query{Providers: []string{core.ProviderCodex, core.ProviderClaude}}, []Doc{dAB, dABC, dSib, dSub}},
+		{"since", Query{Since: t0.Add(time.Hour)}, []Doc{dABC, dSib, dSub}},
+		{"until exclusive", Query{Until: t0.Add(time.Hour)}, []Doc{dAB}},
+		{"since until", Query{Since: t0.Add(time.Hour), Until: t0.Add(3 * time.Hour)}, []Doc{dABC, dSib}},
+		{"roles", Query{Roles: []core.Role{core.RoleUser, core.RoleTool}}, []Doc{dAB, dSub}},
+		{"sessions", Query{Sessions: []core.SessionID{abc.ID, sub.ID}}, []Doc{dABC, dSub}},
+		{"primary only", Query{PrimaryOnly: true}, []Doc{dAB, dABC, dSib}},
+		{"source root", Query{SourceRoots: []string{"work"}}, []Doc{dABC}},
+		{"source group or root", Query{SourceRoots: []string{"nope"}, SourceGroups: []string{"team"}}, []Doc{dABC}},
+		{"files", Query{Files: []string{"main.go"}}, []Doc{dABC}},
+		{"combined", Query{Workspace: "/a", PrimaryOnly: true, Since: t0.Add(time.Minute)}, []Doc{dABC, dSib}},
+		{"calls scope", Query{Scope: core.ScopeCalls}, []Doc{dSub}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.q.Text = "kestrel"
+			sameSet(t, find(t, r, tt.q), tt.want...)
+		})
+	}
+	t.Run("empty text is newest first, grouped", func(t *testing.T) {
+		// dSub is newest, so its root group (with dAB) ranks first and the
+		// equally scored primary dAB leads it.
+		hits := find(t, r, Query{Workspace: "/a/b", Limit: 10})
+		want := []core.EventID{dAB.Event.ID, dABC.Event.ID, dSub.Event.ID}
+		if got := ids(hits); !reflect.DeepEqual(got, want) {
+			t.Fatalf("order %v", describe(hits))
+		}
+	})
+}
+
+func TestCodeAwareMatching(t *testing.T) {
+	s := newSession("code")
+	call := newDoc(s, "call", core.TypeMessage, "then s.parseConfig(opts) returns early")
+	snake := newDoc(s, "snake", core.TypeMessage, "def parse_config(path):")
+	pascal := newDoc(s, "pascal", core.TypeMessage, "type ParseConfig struct{}")
+	loose := newDoc(s, "loose", core.TypeMessage, "we parse a config file")
+	path := newDoc(s, "path", core.TypeToolCall, "Edit", withFiles("/repo/internal/store/index.go"))
+	other := newDoc(s, "other", core.TypeMessage, "the store index is rebuilt")
+	all := []Doc{call, snake, pascal, loose, path, other}
+	r := openIndex(t, all)
+
+	tests := []struct {
+		query string
+		want  []Doc
+		first Doc
+	}{
+		{"parseConfig", []Doc{call, snake, pascal}, Doc{}},
+		{"ParseConfig", []Doc{call, snake, pascal}, Doc{}},
+		{"parse_config", []Doc{call, snake, pascal}, snake},
+		{"s.parseConfig(", []Doc{call}, call},
+		{"index.go", []Doc{path}, path},
+		{"internal/store/index.go", []Doc{path, other}, path},
+		{"/repo/internal/store/index.go", []Doc{path, other}, path},
+		{"parse", []Doc{call, snake, pascal, loose}, Doc{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			hits := find(t, r, Query{Text: tt.query, Limit: 50})
+			sameSet(t, hits, tt.want...)
+			if tt.first.Event != nil && hits[0].EventID != tt.first.Event.ID {
+				t.Fatalf("first hit %v, want %s", describe(hits), tt.first.Event.ID)
+			}
+		})
+	}
+	t.Run("quotes are terms", func(t *testing.T) {
+		sameSet(t, find(t, r, Query{Text: `"parse config"`}), call, snake, pascal, loose)
+	})
+	t.Run("only stop words", func(t *testing.T) {
+		if hits := find(t, r, Query{Text: "the a of"}); len(hits) != 0 {
+			t.Fatalf("got %v", describe(hits))
+		}
+	})
+}
+
+func TestExactTokensRankFirst(t *testing.T) {
+	var docs []Doc
+	for i, s := range []string{"a", "b", "c", "d", "e", "f"} {
+		text := "commit build failed build failed commit again"
+		docs = append(docs, newDoc(newSession("noise-"+s), "n", core.TypeMessage, text,
+			at(t0.Add(time.Duration(i)*time.Minute))))
+	}
+	target := newSession("target")
+	hash := newDoc(target, "hash", core.TypeToolOutput, padding(400)+" commit 3fa9c2e1b7 landed")
+	code := newDoc(target, "code", core.TypeToolOutput, padding(400)+" error[E0308]: mismatched types build failed")
+	path := newDoc(target, "path", core.TypeToolOutput, padding(400)+" build failed", withFiles("/r/pkg/deep/walker.go"))
+	idDoc := newDoc(target, "id", core.TypeToolOutput, "nothing special build failed")
+	sesDoc := newDoc(newSession("by-session"), "s", core.TypeToolOutput, "build failed elsewhere")
+	docs = append(docs, hash, code, path, idDoc, sesDoc)
+	r := openIndex(t, docs)
+
+	tests := []struct {
+		query string
+		want  Doc
+	}{
+		{"commit build failed 3fa9c2e1b7", hash},
+		{"commit build failed E0308", code},
+		{"commit build failed walker.go", path},
+		{"commit build failed pkg/deep/walker.go", path},
+		{"build failed " + idDoc.Event.ID.String(), idDoc},
+		{"build failed " + sesDoc.Session.ID.String(), sesDoc},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			hits := find(t, r, Query{Text: tt.query})
+			if len(hits) == 0 || hits[0].EventID != tt.want.Event.ID {
+				t.Fatalf("first hit of %v, want %s", describe(hits), tt.want.Event.ID)
+			}
+		})
+	}
+}
+
+// padding returns n distinct filler words, making a document long (and so
+// weakly scored) without matching anything.
+func padding(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "filler%d ", i)
+	}
+	return b.String()
+}
+
+func TestGroupingThroughIndex(t *testing.T) {
+	root := newSession("root")
+	child := newSession("child", subagentOf(root))
+	other := newSession("other")
+	strong := newDoc(child, "strong", core.TypeMessage, "heron heron heron heron")
+	weak := newDoc(root, "weak", core.TypeMessage, "heron plus many other unrelated words in this longer message body")
+	near := newDoc(child, "near", core.TypeMessage, "heron heron")
+	third := newDoc(other, "o", core.TypeMessage, "heron once in a long sentence of many more words than needed here")
+	r := openIndex(t, []Doc{strong, weak, near, third})
+
+	hits := find(t, r, Query{Text: "heron"})
+	if len(hits) != 4 {
+		t.Fatalf("got %v", describe(hits))
+	}
+	if hits[0].RootSessionID == hits[1].RootSessionID {
+		t.Fatalf("second hit repeats the first group before the other group: %v", describe(hits))
+	}
+	if hits[0].EventID != strong.Event.ID {
+		t.Fatalf("the much stronger subagent hit should lead: %v", describe(hits))
+	}
+	prim := find(t, r, Query{Text: "heron", PrimaryOnly: true})
+	sameSet(t, prim, weak, third)
+}
+
+func TestSuperseded(t *testing.T) {
+	s := newSession("sup")
+	a := newDoc(s, "a", core.TypeMessage, "osprey alpha")
+	b := newDoc(s, "b", core.TypeMessage, "osprey beta")
+	root := t.TempDir()
+	old := build(t, root, []Doc{a, b}, BuildOptions{Shards: 1})
+	a2 := a
+	a2.Event = &core.Event{}
+	*a2.Event = *a.Event
+	a2.Event.Text = "osprey alpha revised"
+	newer := build(t, root, []Doc{a2}, BuildOptions{Shards: 1})
+	tomb := func(shard string, id core.EventID) bool { return shard == old[0].Name && id == a.Event.ID }
+
+	r, err := Open(root, append(names(old), names(newer)...), WithSuperseded(tomb))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	hits := find(t, r, Query{Text: "osprey"})
+	if len(hits) != 2 {
+		t.Fatalf("want the live a and b, got %v", describe(hits))
+	}
+	for _, h := range hits {
+		if h.EventID == a.Event.ID && h.Shard != newer[0].Name {
+			t.Fatalf("superseded copy returned from shard %s", h.Shard)
+		}
+	}
+	dropB := func(_ string, id core.EventID) bool { return id == b.Event.ID }
+	sameSet(t, find(t, r, Query{Text: "osprey", Superseded: dropB}), a2)
+
+	h, ok, err := r.Lookup(a.Event.ID)
+	if err != nil || !ok || h.Shard != newer[0].Name {
+		t.Fatalf("Lookup = %+v, %v, %v; want the copy in %s", h, ok, err, newer[0].Name)
+	}
+}
+
+func TestLookup(t *testing.T) {
+	s := newSession("look", inWorkspace("/x/y"), fromProvider(core.ProviderCodex))
+	ts := t0.Add(1234567891 * time.Nanosecond)
+	d := newDoc(s, "k", core.TypeCommandStart, "go test ./...", at(ts), withRole(core.RoleTool))
+	r := openIndex(t, []Doc{d})
+	h, ok, err := r.Lookup(d.Event.ID)
+	if err != nil || !ok {
+		t.Fatalf("Lookup: %v %v", ok, err)
+	}
+	want := Hit{EventID: d.Event.ID, SessionID: s.ID, RootSessionID: s.ID, EventType: core.TypeCommandStart,
+		Role: core.RoleTool, Provider: core.ProviderCodex, Workspace: "/x/y", Timestamp: ts,
+		Chunk: d.Chunk, Shard: h.Shard, Score: h.Score}
+	if h != want {
+		t.Fatalf("Lookup =\n%+v\nwant\n%+v", h, want)
+	}
+	if _, ok, err := r.Lookup(core.NewEventID(s.ID, "missing")); ok || err != nil {
+		t.Fatalf("Lookup(missing) = %v, %v", ok, err)
+	}
+}

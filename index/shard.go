@@ -1,0 +1,119 @@
+package index
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"ctx/core"
+)
+
+// Writer selects how a shard is written.
+type Writer string
+
+const (
+	// WriterOnline uses bleve's online scorch index with unsafe_batch: each
+	// batch becomes a segment while the previous one persists, background
+	// merging leaves a handful of segments per shard, and every batch's
+	// persisted callback is awaited before Close (Close alone drops the
+	// batches not yet persisted).
+	WriterOnline Writer = "online"
+	// WriterOffline uses bleve's offline builder: batches are written as
+	// segments in the writer goroutine and merged into one segment at the
+	// end, giving the smallest shard and the fastest queries.
+	WriterOffline Writer = "offline"
+)
+
+// backend writes the documents of one shard into a directory.
+type backend interface {
+	// index adds a document; the same id again replaces it (online) or is
+	// skipped by the caller (offline).
+	index(ctx context.Context, id string, doc *shardDoc) error
+	// close makes every document durable and closes the index.
+	close(ctx context.Context) error
+	// abort closes the index without waiting; the caller removes the files.
+	abort()
+}
+
+// shardWriter builds one shard in a temporary directory under the root and
+// publishes it under its final name once sealed and verified.
+type shardWriter struct {
+	name, root, tmp string
+	opts            BuildOptions
+	be              backend
+	seen            map[core.EventID]struct{}
+}
+
+func newShardWriter(root string, opts BuildOptions) (*shardWriter, error) {
+	name, err := newShardName()
+	if err != nil {
+		return nil, err
+	}
+	w := &shardWriter{name: name, root: root, tmp: filepath.Join(root, ".build-"+name), opts: opts,
+		seen: make(map[core.EventID]struct{})}
+	if opts.Writer == WriterOffline {
+		w.be, err = newOfflineBackend(w.tmp, opts)
+	} else {
+		w.be, err = newOnlineBackend(w.tmp, opts)
+	}
+	if err != nil {
+		_ = os.RemoveAll(w.tmp)
+		return nil, shardErr(name, "build", errBuildFailed, err)
+	}
+	return w, nil
+}
+
+func newShardName() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("index: shard name: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
+func (w *shardWriter) docs() int { return len(w.seen) }
+
+// add indexes d. The offline builder cannot replace a document, so there a
+// repeated event id keeps its first version; the online index keeps the last.
+func (w *shardWriter) add(ctx context.Context, d Doc) error {
+	if _, dup := w.seen[d.Event.ID]; dup && w.opts.Writer == WriterOffline {
+		return nil
+	}
+	w.seen[d.Event.ID] = struct{}{}
+	if err := w.be.index(ctx, d.Event.ID.String(), newShardDoc(d.Event, d.Session, d.Chunk)); err != nil {
+		return shardErr(w.name, "build", errBuildFailed, err)
+	}
+	return nil
+}
+
+// finish closes the index durably, makes the directory private and durable,
+// moves it to its final name and verifies it by reopening. On error the
+// shard is removed.
+func (w *shardWriter) finish(ctx context.Context) (ShardMeta, error) {
+	if err := w.be.close(ctx); err != nil {
+		w.abort()
+		return ShardMeta{}, shardErr(w.name, "build", errBuildFailed, err)
+	}
+	size, err := seal(w.tmp)
+	if err == nil {
+		err = publishDir(w.tmp, filepath.Join(w.root, w.name))
+	}
+	if err != nil {
+		_ = os.RemoveAll(w.tmp)
+		return ShardMeta{}, shardErr(w.name, "build", errBuildFailed, err)
+	}
+	if err := Verify(w.root, w.name, len(w.seen)); err != nil {
+		_ = os.RemoveAll(filepath.Join(w.root, w.name))
+		return ShardMeta{}, err
+	}
+	return ShardMeta{Name: w.name, Docs: len(w.seen), Bytes: size}, nil
+}
+
+// abort stops the shard and removes its temporary directory.
+func (w *shardWriter) abort() {
+	w.be.abort()
+	_ = os.RemoveAll(w.tmp)
+}

@@ -1,0 +1,137 @@
+package ingest
+
+import (
+	"context"
+
+	"ctx/core"
+	"ctx/index"
+)
+
+// importFile reads one changed file and stores its sessions. A file that
+// cannot be read is a counted problem, never a failed import; its previous
+// sessions stay in the tree.
+func (r *run) importFile(ctx context.Context, j job, docs chan<- index.Doc) error {
+	key := cursorKey(j.file.Provider, j.file.Path)
+	res, err := j.prov.Parse(j.file)
+	if err != nil {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.st.discover = append(r.st.discover, core.Problem{Code: statCode(err), Provider: j.file.Provider, Path: j.file.Path})
+		if c, ok := r.st.cursors[key]; ok && !c.Missing {
+			c.Missing = true
+			r.st.cursors[key] = c
+			r.changedMissing = true
+		}
+		return nil
+	}
+	cur := core.FileCursor{Provider: j.file.Provider, Path: j.file.Path, Root: j.file.Root, Group: j.file.Group,
+		Size: j.size, ModTime: j.mtime}
+	for _, p := range res.Problems {
+		if cur.Problems == nil {
+			cur.Problems = map[string]int{}
+		}
+		cur.Problems[p.Code]++
+	}
+	for i := range res.Sessions {
+		ps := &res.Sessions[i]
+		ps.Session.Source = core.SourceRef{Provider: j.file.Provider, Root: j.file.Root, Group: j.file.Group, Path: j.file.Path}
+		if err := r.storeSession(ctx, ps, docs); err != nil {
+			return err
+		}
+		cur.Sessions = append(cur.Sessions, ps.Session.ID)
+		cur.Events += len(ps.Events)
+	}
+	r.mu.Lock()
+	r.st.cursors[key] = cur
+	r.rep.FilesRead++
+	r.rep.Problems = append(r.rep.Problems, res.Problems...)
+	r.mu.Unlock()
+	return nil
+}
+
+func (r *run) storeSession(ctx context.Context, ps *core.ParsedSession, docs chan<- index.Doc) error {
+	var prevChunks []core.ChunkRef
+	r.mu.Lock()
+	prevEntry, existed := r.st.tree[ps.Session.ID]
+	r.mu.Unlock()
+	if existed {
+		so, err := core.LoadSession(r.store, prevEntry.Object)
+		if err != nil {
+			return err
+		}
+		prevChunks = so.Chunks
+	}
+	w, err := core.WriteSession(r.batch, ps, prevChunks)
+	if err != nil {
+		return err
+	}
+	tombs, err := r.tombstones(ps, w)
+	if err != nil {
+		return err
+	}
+	sess := &w.Object.Session
+	indexed := 0
+	for _, nc := range w.NewChunks {
+		for k := range nc.Chunk.Events {
+			select {
+			case docs <- index.Doc{Event: &nc.Chunk.Events[k], Session: sess, Chunk: nc.Ref.ID}:
+				indexed++
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.st.tree[ps.Session.ID] = w.Entry
+	for id, gen := range tombs {
+		r.st.tombs[id] = gen
+	}
+	r.rep.SessionsWrote++
+	r.rep.EventsRead += len(ps.Events)
+	r.rep.EventsIndexed += indexed
+	return nil
+}
+
+// tombstones returns the tombstone updates a rewritten session needs: events
+// of replaced chunks are current in this generation when re-indexed, and
+// gone (0) when no longer in the session; re-indexed events that had a
+// tombstone move to this generation.
+func (r *run) tombstones(ps *core.ParsedSession, w core.WrittenSession) (map[core.EventID]uint64, error) {
+	gen := r.st.number + 1
+	out := map[core.EventID]uint64{}
+	fresh := map[core.EventID]bool{}
+	for _, nc := range w.NewChunks {
+		for _, e := range nc.Chunk.Events {
+			fresh[e.ID] = true
+		}
+	}
+	if len(w.Replaced) > 0 {
+		all := make(map[core.EventID]bool, len(ps.Events))
+		for _, e := range ps.Events {
+			all[e.ID] = true
+		}
+		for _, ref := range w.Replaced {
+			c, err := core.LoadChunk(r.store, ref.ID)
+			if err != nil {
+				return nil, err
+			}
+			for _, e := range c.Events {
+				switch {
+				case fresh[e.ID]:
+					out[e.ID] = gen
+				case !all[e.ID]:
+					out[e.ID] = 0
+				}
+			}
+		}
+	}
+	r.mu.Lock()
+	for id := range fresh {
+		if _, ok := r.st.tombs[id]; ok {
+			out[id] = gen
+		}
+	}
+	r.mu.Unlock()
+	return out, nil
+}

@@ -1,0 +1,278 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"ctx/core"
+	"ctx/index"
+	"ctx/objects"
+	"ctx/refs"
+)
+
+// Options configure one import.
+type Options struct {
+	Home      string // $CTX_HOME
+	Env       core.Env
+	Providers []core.Provider
+	Version   string           // importer version recorded in the generation
+	Now       func() time.Time // clock; time.Now when nil
+	Workers   int              // parse workers; 2 when zero
+	Progress  func(Progress)   // called from one goroutine as files finish
+	Busy      func()           // called when another import holds the store
+}
+
+// Progress is reported while files are read.
+type Progress struct {
+	FilesDone, FilesTotal int
+	Events                int
+}
+
+// Report says what an import did.
+type Report struct {
+	Published     bool
+	Generation    *refs.Generation
+	GenerationID  objects.ID
+	FilesSeen     int
+	FilesRead     int
+	SessionsWrote int
+	EventsRead    int
+	EventsIndexed int
+	Objects       int   // new objects written
+	ObjectBytes   int64 // their compressed size
+	Problems      []core.Problem
+}
+
+// Paths of a store.
+func ObjectsDir(home string) string { return filepath.Join(home, "objects") }
+
+// IndexDir is where index shards live.
+func IndexDir(home string) string { return filepath.Join(home, "index") }
+
+type state struct {
+	prevID   objects.ID
+	prev     *refs.Generation
+	tree     map[core.SessionID]core.TreeEntry
+	cursors  map[string]core.FileCursor // by provider + "\x00" + path
+	tombs    map[core.EventID]uint64
+	number   uint64
+	discover []core.Problem
+}
+
+func cursorKey(provider, path string) string { return provider + "\x00" + path }
+
+// Run imports once and publishes a generation when anything changed.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	lock, err := Lock(ctx, opts.Home, opts.Busy)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
+	store, err := objects.Open(ObjectsDir(opts.Home))
+	if err != nil {
+		return nil, err
+	}
+	rs, err := refs.Open(opts.Home)
+	if err != nil {
+		return nil, err
+	}
+	_ = rs.BreakLock(refs.Active) // we hold the writer lock: a ref lock left now is stale
+	_ = store.CleanTemp()
+	st, err := loadState(store, rs)
+	if err != nil {
+		return nil, err
+	}
+	r := &run{opts: opts, store: store, st: st, batch: store.NewBatch(), rep: &Report{}}
+	if r.opts.Now == nil {
+		r.opts.Now = time.Now
+	}
+	if r.opts.Workers <= 0 {
+		r.opts.Workers = 2
+	}
+	todo := r.plan()
+	if len(todo) == 0 && !r.changedMissing {
+		return r.rep, nil
+	}
+	if err := r.importFiles(ctx, todo); err != nil {
+		r.batch.Abort()
+		return nil, err
+	}
+	return r.publish(rs)
+}
+
+func loadState(store *objects.Store, rs *refs.Refs) (*state, error) {
+	st := &state{tree: map[core.SessionID]core.TreeEntry{}, cursors: map[string]core.FileCursor{},
+		tombs: map[core.EventID]uint64{}}
+	id, err := rs.Get(refs.Active)
+	if errors.Is(err, refs.ErrNoRef) {
+		return st, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	g, err := refs.Load(store, id)
+	if err != nil {
+		return nil, err
+	}
+	st.prevID, st.prev, st.number = id, g, g.Number
+	tree, err := core.LoadTree(store, g.Tree)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range tree.Sessions {
+		st.tree[e.Session] = e
+	}
+	cur, err := core.LoadCursors(store, g.Cursors)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cur.Files {
+		st.cursors[cursorKey(c.Provider, c.Path)] = c
+	}
+	if g.Tombstones != nil {
+		t, err := core.LoadTombstones(store, *g.Tombstones)
+		if err != nil {
+			return nil, err
+		}
+		st.tombs = t.Current
+	}
+	return st, nil
+}
+
+type run struct {
+	opts           Options
+	store          *objects.Store
+	st             *state
+	batch          *objects.Batch
+	rep            *Report
+	changedMissing bool
+	newShards      []index.ShardMeta
+	mu             sync.Mutex
+}
+
+type job struct {
+	file  core.SourceFile
+	prov  core.Provider
+	size  int64
+	mtime time.Time
+}
+
+// plan discovers files and returns those that must be read.
+func (r *run) plan() []job {
+	var todo []job
+	seen := map[string]bool{}
+	for _, p := range r.opts.Providers {
+		files, problems := p.Discover(r.opts.Env)
+		r.st.discover = append(r.st.discover, problems...)
+		for _, f := range files {
+			key := cursorKey(f.Provider, f.Path)
+			seen[key] = true
+			r.rep.FilesSeen++
+			fi, err := os.Stat(f.Path)
+			if err != nil {
+				r.st.discover = append(r.st.discover, core.Problem{Code: statCode(err), Provider: f.Provider, Path: f.Path})
+				continue
+			}
+			if c, ok := r.st.cursors[key]; ok && c.Unchanged(fi.Size(), fi.ModTime()) {
+				continue
+			}
+			todo = append(todo, job{file: f, prov: p, size: fi.Size(), mtime: fi.ModTime().UTC()})
+		}
+	}
+	active := map[string]bool{}
+	for _, p := range r.opts.Providers {
+		active[p.Name()] = true
+	}
+	for key, c := range r.st.cursors {
+		if active[c.Provider] && !seen[key] && !c.Missing {
+			c.Missing = true
+			r.st.cursors[key] = c
+			r.changedMissing = true
+		}
+	}
+	sort.Slice(todo, func(i, j int) bool { return todo[i].size > todo[j].size })
+	return todo
+}
+
+func statCode(err error) string {
+	if errors.Is(err, fs.ErrNotExist) {
+		return core.ProblemFileVanished
+	}
+	return core.ProblemUnreadable
+}
+
+func (r *run) progress(done, total int) {
+	if r.opts.Progress != nil {
+		r.opts.Progress(Progress{FilesDone: done, FilesTotal: total, Events: r.rep.EventsRead})
+	}
+}
+
+// importFiles parses the files on worker goroutines, stores their sessions
+// and streams new chunks to the index builder running beside them.
+func (r *run) importFiles(ctx context.Context, todo []job) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	docs := make(chan index.Doc, 4096)
+	var shards []index.ShardMeta
+	var buildErr error
+	built := make(chan struct{})
+	go func() {
+		defer close(built)
+		shards, buildErr = index.BuildShards(ctx, IndexDir(r.opts.Home), docs, index.BuildOptions{})
+		if buildErr != nil {
+			cancel()
+			for range docs { // drain so workers never block
+			}
+		}
+	}()
+	jobs := make(chan job)
+	var wg sync.WaitGroup
+	var firstErr error
+	var errOnce sync.Once
+	done := 0
+	for w := 0; w < r.opts.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				if err := r.importFile(ctx, j, docs); err != nil {
+					errOnce.Do(func() { firstErr = err; cancel() })
+				}
+				r.mu.Lock()
+				done++
+				r.progress(done, len(todo))
+				r.mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, j := range todo {
+		select {
+		case jobs <- j:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	close(docs)
+	<-built
+	if firstErr != nil {
+		return firstErr
+	}
+	if buildErr != nil {
+		return fmt.Errorf("index: %w", buildErr)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	r.newShards = shards
+	return nil
+}

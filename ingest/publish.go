@@ -1,0 +1,116 @@
+package ingest
+
+import (
+	"fmt"
+	"sort"
+
+	"ctx/core"
+	"ctx/refs"
+)
+
+// publish writes the tree, cursors, tombstones and generation, makes them
+// durable and moves refs/active to the new generation by compare-and-swap.
+func (r *run) publish(rs *refs.Refs) (*Report, error) {
+	entries := make([]core.TreeEntry, 0, len(r.st.tree))
+	events := 0
+	for _, e := range r.st.tree {
+		entries = append(entries, e)
+		events += e.Events
+	}
+	tree := core.NewTree(entries)
+	treeID, err := tree.Put(r.batch)
+	if err != nil {
+		return nil, err
+	}
+	prev := r.st.prev
+	if prev != nil && treeID == prev.Tree && len(r.newShards) == 0 && !r.changedMissing {
+		r.batch.Abort()
+		return r.rep, nil
+	}
+	cursors := &core.Cursors{}
+	for _, c := range r.st.cursors {
+		cursors.Files = append(cursors.Files, c)
+	}
+	curID, err := cursors.Put(r.batch)
+	if err != nil {
+		return nil, err
+	}
+	gen := &refs.Generation{Number: r.st.number + 1, Tree: treeID, Cursors: curID, Created: r.opts.Now(),
+		Importer: r.opts.Version, Sessions: len(entries), Events: events, Sources: r.sourceStats(cursors)}
+	if prev != nil {
+		gen.Parent = &r.st.prevID
+		gen.Shards = append(gen.Shards, prev.Shards...)
+	}
+	for _, s := range r.newShards {
+		gen.Shards = append(gen.Shards, refs.Shard{Name: s.Name, Docs: s.Docs, Bytes: s.Bytes, Generation: gen.Number})
+	}
+	if len(r.st.tombs) > 0 {
+		id, err := (&core.Tombstones{Current: r.st.tombs}).Put(r.batch)
+		if err != nil {
+			return nil, err
+		}
+		gen.Tombstones = &id
+	}
+	data, err := gen.Encode()
+	if err != nil {
+		return nil, err
+	}
+	genID, err := r.batch.Put(data)
+	if err != nil {
+		return nil, err
+	}
+	r.rep.Objects, r.rep.ObjectBytes = r.batch.Len(), r.batch.Bytes()
+	if err := r.batch.Commit(); err != nil {
+		return nil, err
+	}
+	msg := fmt.Sprintf("import: %d files read, %d events indexed", r.rep.FilesRead, r.rep.EventsIndexed)
+	if err := rs.Update(refs.Active, r.st.prevID, genID, msg); err != nil {
+		return nil, err
+	}
+	r.rep.Published, r.rep.Generation, r.rep.GenerationID = true, gen, genID
+	return r.rep, nil
+}
+
+// sourceStats sums the cursors per source (provider, root, group) and adds
+// the discovery problems of this run.
+func (r *run) sourceStats(c *core.Cursors) []refs.SourceStats {
+	type key struct{ p, root, group string }
+	by := map[key]*refs.SourceStats{}
+	get := func(k key) *refs.SourceStats {
+		if s, ok := by[k]; ok {
+			return s
+		}
+		s := &refs.SourceStats{Provider: k.p, Root: k.root, Group: k.group, Problems: map[string]int{}}
+		by[k] = s
+		return s
+	}
+	for _, p := range r.opts.Providers {
+		get(key{p: p.Name()})
+	}
+	for _, f := range c.Files {
+		s := get(key{f.Provider, f.Root, f.Group})
+		s.Files++
+		s.Sessions += len(f.Sessions)
+		s.Events += f.Events
+		for code, n := range f.Problems {
+			s.Problems[code] += n
+		}
+	}
+	for _, p := range r.st.discover {
+		get(key{p: p.Provider}).Problems[p.Code]++
+	}
+	out := make([]refs.SourceStats, 0, len(by))
+	for _, s := range by {
+		if len(s.Problems) == 0 {
+			s.Problems = nil
+		}
+		out = append(out, *s)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Provider != out[j].Provider {
+			return out[i].Provider < out[j].Provider
+		}
+		return out[i].Root < out[j].Root
+	})
+	return out
+}

@@ -1,0 +1,90 @@
+package maint
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"time"
+
+	"ctx/ingest"
+	"ctx/objects"
+	"ctx/refs"
+)
+
+// GCReport is the gc read model.
+type GCReport struct {
+	KeptGenerations int   `json:"kept_generations"`
+	ObjectsKept     int   `json:"objects_kept"`
+	ObjectsRemoved  int   `json:"objects_removed"`
+	BytesRemoved    int64 `json:"bytes_removed"`
+	ShardsRemoved   int   `json:"shards_removed"`
+}
+
+// GC keeps the active generation and the reflog entries newer than keep,
+// expires older reflog entries, and deletes the objects and index shards
+// that no kept generation reaches. It holds the writer lock throughout.
+func GC(ctx context.Context, home string, keep time.Duration, now time.Time, busy func()) (*GCReport, error) {
+	lock, err := ingest.Lock(ctx, home, busy)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
+	s, err := objects.Open(ingest.ObjectsDir(home))
+	if err != nil {
+		return nil, err
+	}
+	rs, err := refs.Open(home)
+	if err != nil {
+		return nil, err
+	}
+	active, err := rs.Get(refs.Active)
+	if err != nil {
+		return &GCReport{}, nil // nothing imported: nothing to collect
+	}
+	cutoff := now.Add(-keep)
+	if err := rs.ExpireLog(refs.Active, func(e refs.LogEntry) bool { return e.New == active || !e.Time.Before(cutoff) }); err != nil {
+		return nil, err
+	}
+	gens, _, err := kept(rs)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[objects.ID]bool{}
+	shards := map[string]bool{}
+	for _, g := range gens {
+		if err := reach(s, g, seen, func(objects.ID, error) {}); err != nil {
+			return nil, err
+		}
+		if gen, err := refs.Load(s, g); err == nil {
+			for _, sh := range gen.Shards {
+				shards[sh.Name] = true
+			}
+		}
+	}
+	rep := &GCReport{KeptGenerations: len(gens), ObjectsKept: len(seen)}
+	err = s.Walk(func(id objects.ID) error {
+		if seen[id] {
+			return nil
+		}
+		size, _ := s.Size(id)
+		if err := s.Delete(id); err != nil {
+			return err
+		}
+		rep.ObjectsRemoved++
+		rep.BytesRemoved += size
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	_ = s.CleanTemp()
+	entries, _ := os.ReadDir(ingest.IndexDir(home))
+	for _, e := range entries {
+		if e.IsDir() && !shards[e.Name()] {
+			if err := os.RemoveAll(filepath.Join(ingest.IndexDir(home), e.Name())); err == nil {
+				rep.ShardsRemoved++
+			}
+		}
+	}
+	return rep, nil
+}

@@ -1,0 +1,95 @@
+package maint
+
+import (
+	"errors"
+	"fmt"
+
+	"ctx/index"
+	"ctx/ingest"
+	"ctx/objects"
+	"ctx/refs"
+)
+
+// Damage is one problem verify found.
+type Damage struct {
+	Kind   string `json:"kind"` // object or shard
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
+}
+
+// VerifyReport is the verify read model.
+type VerifyReport struct {
+	OK          bool     `json:"ok"`
+	Generations int      `json:"generations"`
+	Objects     int      `json:"objects_checked"`
+	Shards      int      `json:"shards_checked"`
+	Damage      []Damage `json:"damage"`
+}
+
+// Verify re-hashes every object reachable from the active generation and
+// the generations of the reflog, and opens every shard the active
+// generation lists, checking its document count.
+func Verify(home string) (*VerifyReport, error) {
+	s, err := objects.Open(ingest.ObjectsDir(home))
+	if err != nil {
+		return nil, err
+	}
+	rs, err := refs.Open(home)
+	if err != nil {
+		return nil, err
+	}
+	rep := &VerifyReport{Damage: []Damage{}}
+	bad := func(id objects.ID, err error) {
+		reason := "missing"
+		var ce *objects.CorruptError
+		if errors.As(err, &ce) {
+			reason = ce.Reason
+		} else if !errors.Is(err, objects.ErrNotFound) {
+			reason = err.Error()
+		}
+		rep.Damage = append(rep.Damage, Damage{Kind: "object", Name: id.String(), Reason: reason})
+	}
+	gens, active, err := kept(rs)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[objects.ID]bool{}
+	for _, g := range gens {
+		if err := reach(s, g, seen, bad); err != nil {
+			return nil, err
+		}
+	}
+	rep.Generations, rep.Objects = len(gens), len(seen)
+	if !active.IsZero() {
+		if g, err := refs.Load(s, active); err == nil {
+			for _, sh := range g.Shards {
+				rep.Shards++
+				if err := index.Verify(ingest.IndexDir(home), sh.Name, sh.Docs); err != nil {
+					rep.Damage = append(rep.Damage, Damage{Kind: "shard", Name: sh.Name, Reason: err.Error()})
+				}
+			}
+		}
+	}
+	rep.OK = len(rep.Damage) == 0
+	return rep, nil
+}
+
+// kept returns the active generation and every generation of the reflog.
+func kept(rs *refs.Refs) ([]objects.ID, objects.ID, error) {
+	active, err := rs.Get(refs.Active)
+	if err != nil && !errors.Is(err, refs.ErrNoRef) {
+		return nil, active, fmt.Errorf("verify: %w", err)
+	}
+	var out []objects.ID
+	if !active.IsZero() {
+		out = append(out, active)
+	}
+	log, err := rs.Log(refs.Active)
+	if err != nil {
+		return nil, active, err
+	}
+	for i := len(log) - 1; i >= 0; i-- {
+		out = append(out, log[i].New)
+	}
+	return out, active, nil
+}

@@ -1,0 +1,85 @@
+package maint
+
+import (
+	"ctx/core"
+	"ctx/objects"
+	"ctx/refs"
+)
+
+// reach calls visit for every object a generation reaches (itself, its
+// tree, session objects, chunks, cursors and tombstones), each once per
+// seen set. Objects that cannot be read (missing, corrupt) are reported
+// through bad and the walk goes on where it can.
+func reach(s *objects.Store, gen objects.ID, seen map[objects.ID]bool, bad func(objects.ID, error)) error {
+	if seen[gen] {
+		return nil
+	}
+	seen[gen] = true
+	g, err := refs.Load(s, gen)
+	if err != nil {
+		return report(gen, err, bad)
+	}
+	for _, id := range []objects.ID{g.Cursors} {
+		if !seen[id] {
+			seen[id] = true
+			if _, err := s.Get(id); err != nil {
+				if err := report(id, err, bad); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if g.Tombstones != nil && !seen[*g.Tombstones] {
+		seen[*g.Tombstones] = true
+		if _, err := s.Get(*g.Tombstones); err != nil {
+			if err := report(*g.Tombstones, err, bad); err != nil {
+				return err
+			}
+		}
+	}
+	if seen[g.Tree] {
+		return nil
+	}
+	seen[g.Tree] = true
+	tree, err := core.LoadTree(s, g.Tree)
+	if err != nil {
+		return report(g.Tree, err, bad)
+	}
+	for _, e := range tree.Sessions {
+		if err := reachSession(s, e.Object, seen, bad); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func reachSession(s *objects.Store, id objects.ID, seen map[objects.ID]bool, bad func(objects.ID, error)) error {
+	if seen[id] {
+		return nil
+	}
+	seen[id] = true
+	so, err := core.LoadSession(s, id)
+	if err != nil {
+		return report(id, err, bad)
+	}
+	for _, c := range so.Chunks {
+		if seen[c.ID] {
+			continue
+		}
+		seen[c.ID] = true
+		if _, err := s.Get(c.ID); err != nil {
+			if err := report(c.ID, err, bad); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func report(id objects.ID, err error, bad func(objects.ID, error)) error {
+	if bad == nil {
+		return err
+	}
+	bad(id, err)
+	return nil
+}

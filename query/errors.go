@@ -1,0 +1,48 @@
+package query
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code is a stable, user-facing error code shared by the CLI and MCP.
+type Code string
+
+const (
+	CodeInvalidRequest Code = "invalid_request" // bad arguments
+	CodeNotFound       Code = "not_found"       // no such session or event
+	CodeNoHistory      Code = "no_generation"   // nothing imported yet
+	CodeCorrupt        Code = "corrupt_object"  // an object failed its hash check
+	CodeBusy           Code = "store_busy"      // another writer holds the store
+	CodeIndex          Code = "index_unavailable"
+)
+
+// Error is an error with a stable code. Messages never echo rejected input.
+type Error struct {
+	Code    Code
+	Message string
+	Err     error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %v", e.Message, e.Err)
+	}
+	return e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf returns an *Error with the code.
+func Errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// CodeOf returns the code of err, or "" when err carries none.
+func CodeOf(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}

@@ -1,0 +1,142 @@
+package query
+
+import (
+	"ctx/core"
+)
+
+// Show modes.
+const (
+	ModeTranscript = "transcript" // messages and summaries
+	ModeLog        = "log"        // every event, tool results included
+)
+
+// MaxWindow bounds --before, --after and --window.
+const MaxWindow = 1000
+
+// SessionInfo is the session header of show and list read models.
+type SessionInfo struct {
+	Generation GenerationRef `json:"generation"`
+	core.Session
+}
+
+// Completion ends a complete stream (CLI JSONL ends with it).
+type Completion struct {
+	Complete  bool   `json:"complete"`
+	Mode      string `json:"mode"`
+	Emitted   int    `json:"events_emitted"`
+	Selected  int    `json:"events_selected"`
+	Truncated bool   `json:"truncated"`
+}
+
+// ShowSessionRequest selects a session stream.
+type ShowSessionRequest struct {
+	ID        string
+	Mode      string // transcript (default) or log
+	MaxEvents int    // 0: all
+}
+
+// InMode reports whether the event belongs to a show mode.
+func InMode(mode string, e *core.Event) bool {
+	if mode == ModeLog {
+		return true
+	}
+	c := e.Type.Class()
+	return c == core.ClassMessage || c == core.ClassSummary
+}
+
+// ShowSession streams the events of a session selected by mode to emit,
+// after the header. The stream is complete unless MaxEvents truncates it.
+func (r *Reader) ShowSession(req ShowSessionRequest, header func(*SessionInfo) error, emit func(*core.Event) error) (*Completion, error) {
+	if req.Mode == "" {
+		req.Mode = ModeTranscript
+	}
+	if req.Mode != ModeTranscript && req.Mode != ModeLog {
+		return nil, Errorf(CodeInvalidRequest, "mode must be transcript or log")
+	}
+	if req.MaxEvents < 0 {
+		return nil, Errorf(CodeInvalidRequest, "max events must not be negative")
+	}
+	id, err := core.ParseSessionID(req.ID)
+	if err != nil {
+		return nil, Errorf(CodeInvalidRequest, "not a session id: want ses_ followed by 32 hex digits")
+	}
+	so, err := r.Session(id)
+	if err != nil {
+		return nil, err
+	}
+	if err := header(&SessionInfo{Generation: r.Ref(), Session: so.Session}); err != nil {
+		return nil, err
+	}
+	done := &Completion{Complete: true, Mode: req.Mode}
+	for _, ref := range so.Chunks {
+		c, err := r.chunk(ref.ID)
+		if err != nil {
+			return nil, err
+		}
+		for i := range c.Events {
+			e := &c.Events[i]
+			if !InMode(req.Mode, e) {
+				continue
+			}
+			done.Selected++
+			if req.MaxEvents > 0 && done.Emitted >= req.MaxEvents {
+				done.Truncated, done.Complete = true, false
+				continue
+			}
+			if err := emit(e); err != nil {
+				return nil, err
+			}
+			done.Emitted++
+		}
+	}
+	return done, nil
+}
+
+// EventView is the show event read model.
+type EventView struct {
+	Generation GenerationRef `json:"generation"`
+	Session    core.Session  `json:"session"`
+	Event      core.Event    `json:"event"`
+	Before     []core.Event  `json:"before"`
+	After      []core.Event  `json:"after"`
+}
+
+// ShowEvent returns an event with up to before and after events of its
+// session around it.
+func (r *Reader) ShowEvent(idText string, before, after int) (*EventView, error) {
+	if before < 0 || after < 0 || before > MaxWindow || after > MaxWindow {
+		return nil, Errorf(CodeInvalidRequest, "before, after and window must be between 0 and %d", MaxWindow)
+	}
+	id, err := core.ParseEventID(idText)
+	if err != nil {
+		return nil, Errorf(CodeInvalidRequest, "not an event id: want evt_ followed by 32 hex digits")
+	}
+	idx, err := r.index()
+	if err != nil {
+		return nil, err
+	}
+	hit, ok, err := idx.Lookup(id)
+	if err != nil {
+		return nil, &Error{Code: CodeIndex, Message: "event lookup failed", Err: err}
+	}
+	if !ok || r.superseded(hit.Shard, id) {
+		return nil, Errorf(CodeNotFound, "no event with that id in generation %d", r.gen.Number)
+	}
+	so, err := r.Session(hit.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	events, err := core.LoadEvents(r.store, so)
+	if err != nil {
+		return nil, wrapObjErr(err)
+	}
+	for i := range events {
+		if events[i].ID != id {
+			continue
+		}
+		v := &EventView{Generation: r.Ref(), Session: so.Session, Event: events[i],
+			Before: events[max(0, i-before):i], After: events[i+1 : min(len(events), i+1+after)]}
+		return v, nil
+	}
+	return nil, Errorf(CodeNotFound, "no event with that id in generation %d", r.gen.Number)
+}

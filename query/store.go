@@ -1,0 +1,181 @@
+package query
+
+import (
+	"errors"
+	"sync"
+	"time"
+
+	"ctx/core"
+	"ctx/index"
+	"ctx/ingest"
+	"ctx/objects"
+	"ctx/refs"
+)
+
+// Reader reads one pinned generation of a store.
+type Reader struct {
+	home  string
+	store *objects.Store
+	id    objects.ID
+	gen   *refs.Generation
+
+	once  sync.Once
+	tree  *core.Tree
+	tombs *core.Tombstones
+	err   error
+
+	idx       *index.Reader
+	shardGens map[string]uint64
+
+	chunkMu sync.Mutex
+	chunks  map[objects.ID]*core.Chunk
+}
+
+// GenerationRef identifies the pinned generation in every read model.
+type GenerationRef struct {
+	ID      string    `json:"id"`
+	Number  uint64    `json:"number"`
+	Created time.Time `json:"created"`
+}
+
+// Open pins the active generation of the store in home.
+func Open(home string) (*Reader, error) {
+	store, err := objects.Open(ingest.ObjectsDir(home))
+	if err != nil {
+		return nil, err
+	}
+	rs, err := refs.Open(home)
+	if err != nil {
+		return nil, err
+	}
+	id, err := rs.Get(refs.Active)
+	if errors.Is(err, refs.ErrNoRef) {
+		return nil, Errorf(CodeNoHistory, "nothing has been imported yet: run ctx import")
+	}
+	if err != nil {
+		return nil, err
+	}
+	g, err := refs.Load(store, id)
+	if err != nil {
+		return nil, wrapObjErr(err)
+	}
+	return &Reader{home: home, store: store, id: id, gen: g, chunks: map[objects.ID]*core.Chunk{}}, nil
+}
+
+// Close releases the index shards.
+func (r *Reader) Close() error {
+	if r.idx != nil {
+		return r.idx.Close()
+	}
+	return nil
+}
+
+// Generation returns the pinned generation.
+func (r *Reader) Generation() (*refs.Generation, objects.ID) { return r.gen, r.id }
+
+// Ref returns the read-model reference of the pinned generation.
+func (r *Reader) Ref() GenerationRef {
+	return GenerationRef{ID: r.id.String(), Number: r.gen.Number, Created: r.gen.Created.UTC()}
+}
+
+// Objects returns the object store.
+func (r *Reader) Objects() *objects.Store { return r.store }
+
+func (r *Reader) load() error {
+	r.once.Do(func() {
+		r.tree, r.err = core.LoadTree(r.store, r.gen.Tree)
+		if r.err == nil && r.gen.Tombstones != nil {
+			r.tombs, r.err = core.LoadTombstones(r.store, *r.gen.Tombstones)
+		}
+		r.err = wrapObjErr(r.err)
+	})
+	return r.err
+}
+
+// Tree returns the session tree of the pinned generation.
+func (r *Reader) Tree() (*core.Tree, error) {
+	if err := r.load(); err != nil {
+		return nil, err
+	}
+	return r.tree, nil
+}
+
+func (r *Reader) index() (*index.Reader, error) {
+	if r.idx != nil {
+		return r.idx, nil
+	}
+	if err := r.load(); err != nil {
+		return nil, err
+	}
+	names := make([]string, len(r.gen.Shards))
+	r.shardGens = map[string]uint64{}
+	for i, s := range r.gen.Shards {
+		names[i] = s.Name
+		r.shardGens[s.Name] = s.Generation
+	}
+	idx, err := index.Open(ingest.IndexDir(r.home), names)
+	if err != nil {
+		return nil, &Error{Code: CodeIndex, Message: "the search index cannot be opened (ctx verify names the damaged shard)", Err: err}
+	}
+	r.idx = idx
+	return idx, nil
+}
+
+func (r *Reader) superseded(shard string, id core.EventID) bool {
+	return r.tombs.Superseded(r.shardGens[shard], id)
+}
+
+// Session returns a session object by id.
+func (r *Reader) Session(id core.SessionID) (*core.SessionObject, error) {
+	tree, err := r.Tree()
+	if err != nil {
+		return nil, err
+	}
+	e, ok := tree.Find(id)
+	if !ok {
+		return nil, Errorf(CodeNotFound, "no session with that id in generation %d", r.gen.Number)
+	}
+	so, err := core.LoadSession(r.store, e.Object)
+	return so, wrapObjErr(err)
+}
+
+func (r *Reader) chunk(id objects.ID) (*core.Chunk, error) {
+	r.chunkMu.Lock()
+	c, ok := r.chunks[id]
+	r.chunkMu.Unlock()
+	if ok {
+		return c, nil
+	}
+	c, err := core.LoadChunk(r.store, id)
+	if err != nil {
+		return nil, wrapObjErr(err)
+	}
+	r.chunkMu.Lock()
+	r.chunks[id] = c
+	r.chunkMu.Unlock()
+	return c, nil
+}
+
+// Event hydrates an event from the chunk that holds it.
+func (r *Reader) event(chunk objects.ID, id core.EventID) (*core.Event, error) {
+	c, err := r.chunk(chunk)
+	if err != nil {
+		return nil, err
+	}
+	for i := range c.Events {
+		if c.Events[i].ID == id {
+			return &c.Events[i], nil
+		}
+	}
+	return nil, Errorf(CodeNotFound, "event not in its chunk %s", chunk.Short())
+}
+
+func wrapObjErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, objects.ErrCorrupt) {
+		return &Error{Code: CodeCorrupt, Message: "the store is damaged (run ctx verify)", Err: err}
+	}
+	return err
+}

@@ -1,0 +1,79 @@
+package refs
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"ctx/objects"
+)
+
+// Shard is one Bleve index shard that a generation reads.
+type Shard struct {
+	Name  string `json:"name"`
+	Docs  int    `json:"docs"`
+	Bytes int64  `json:"bytes"`
+	// Generation is the number of the generation that built the shard; it
+	// decides which copy of a re-indexed event is current (see core.Tombstones).
+	Generation uint64 `json:"generation"`
+}
+
+// SourceStats are the per-source figures of a generation.
+type SourceStats struct {
+	Provider string         `json:"provider"`
+	Root     string         `json:"root,omitempty"`
+	Group    string         `json:"group,omitempty"`
+	Files    int            `json:"files"`
+	Sessions int            `json:"sessions"`
+	Events   int            `json:"events"`
+	Problems map[string]int `json:"problems,omitempty"`
+}
+
+// Generation is one published state of the store.
+type Generation struct {
+	Kind       string        `json:"kind"` // always "generation"
+	Number     uint64        `json:"number"`
+	Parent     *objects.ID   `json:"parent,omitempty"`
+	Tree       objects.ID    `json:"tree"`
+	Cursors    objects.ID    `json:"cursors"`
+	Tombstones *objects.ID   `json:"tombstones,omitempty"`
+	Created    time.Time     `json:"created"`
+	Importer   string        `json:"importer"`
+	Sessions   int           `json:"sessions"`
+	Events     int           `json:"events"`
+	Sources    []SourceStats `json:"sources"`
+	Shards     []Shard       `json:"shards"`
+}
+
+// KindGeneration is the kind field of generation objects.
+const KindGeneration = "generation"
+
+// Encode returns the canonical bytes of the generation.
+func (g *Generation) Encode() ([]byte, error) {
+	g.Kind = KindGeneration
+	g.Created = g.Created.UTC()
+	return json.Marshal(g)
+}
+
+// Load reads and decodes a generation object.
+func Load(s objects.Getter, id objects.ID) (*Generation, error) {
+	data, err := s.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	var g Generation
+	if err := json.Unmarshal(data, &g); err != nil || g.Kind != KindGeneration {
+		return nil, fmt.Errorf("refs: object %s is not a generation", id)
+	}
+	return &g, nil
+}
+
+// Reachable returns the object ids a generation names directly (tree,
+// cursors, tombstones, parent); packages that know the tree format walk on.
+func (g *Generation) Reachable() []objects.ID {
+	ids := []objects.ID{g.Tree, g.Cursors}
+	if g.Tombstones != nil {
+		ids = append(ids, *g.Tombstones)
+	}
+	return ids
+}

@@ -1,0 +1,117 @@
+package refs
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"ctx/objects"
+)
+
+func TestUpdateCompareAndSwap(t *testing.T) {
+	r, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := objects.Hash([]byte("a")), objects.Hash([]byte("b")), objects.Hash([]byte("c"))
+	if _, err := r.Get(Active); !errors.Is(err, ErrNoRef) {
+		t.Fatalf("Get on empty store: %v", err)
+	}
+	if err := r.Update(Active, objects.ID{}, a, "first"); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Update(Active, objects.ID{}, b, "create again"); !errors.Is(err, ErrStale) {
+		t.Fatalf("second create: %v, want ErrStale", err)
+	}
+	if err := r.Update(Active, c, b, "wrong old"); !errors.Is(err, ErrStale) {
+		t.Fatalf("wrong old: %v, want ErrStale", err)
+	}
+	if err := r.Update(Active, a, b, "second"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := r.Get(Active); got != b {
+		t.Fatalf("active = %s, want %s", got, b)
+	}
+	log, err := r.Log(Active)
+	if err != nil || len(log) != 2 || log[0].New != a || log[1].Old != a || log[1].New != b || log[1].Message != "second" {
+		t.Fatalf("reflog = %+v, %v", log, err)
+	}
+	fi, _ := os.Stat(r.path(Active))
+	if fi.Mode().Perm() != 0o600 {
+		t.Fatalf("ref mode %v", fi.Mode().Perm())
+	}
+}
+
+func TestUpdateLocked(t *testing.T) {
+	r, _ := Open(t.TempDir())
+	if err := os.WriteFile(r.path(Active)+".lock", nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Update(Active, objects.ID{}, objects.Hash([]byte("a")), ""); !errors.Is(err, ErrLocked) {
+		t.Fatalf("got %v, want ErrLocked", err)
+	}
+	if err := r.BreakLock(Active); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Update(Active, objects.ID{}, objects.Hash([]byte("a")), ""); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestConcurrentUpdatesOneWins(t *testing.T) {
+	r, _ := Open(t.TempDir())
+	var wg sync.WaitGroup
+	wins := make(chan int, 16)
+	for i := 0; i < 16; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			if r.Update(Active, objects.ID{}, objects.Hash([]byte{byte(i)}), "") == nil {
+				wins <- i
+			}
+		}(i)
+	}
+	wg.Wait()
+	close(wins)
+	if n := len(wins); n != 1 {
+		t.Fatalf("%d concurrent creates succeeded, want exactly 1", n)
+	}
+}
+
+func TestReflogTornLine(t *testing.T) {
+	dir := t.TempDir()
+	r, _ := Open(dir)
+	a := objects.Hash([]byte("a"))
+	if err := r.Update(Active, objects.ID{}, a, "ok"); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.OpenFile(filepath.Join(dir, "logs", "refs", Active), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("0000 torn")
+	f.Close()
+	log, err := r.Log(Active)
+	if err != nil || len(log) != 1 {
+		t.Fatalf("log %v %v", log, err)
+	}
+}
+
+func TestGenerationRoundTrip(t *testing.T) {
+	s, _ := objects.Open(t.TempDir())
+	g := &Generation{Number: 3, Tree: objects.Hash([]byte("t")), Created: time.Unix(100, 0), Importer: "test",
+		Shards: []Shard{{Name: "s1", Docs: 2}}}
+	data, err := g.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := s.Put(data)
+	got, err := Load(s, id)
+	if err != nil || got.Number != 3 || got.Tree != g.Tree || len(got.Shards) != 1 || got.Parent != nil {
+		t.Fatalf("Load = %+v, %v", got, err)
+	}
+	notGen, _ := s.Put([]byte(`{"kind":"tree"}`))
+	if _, err := Load(s, notGen); err == nil {
+		t.Fatal("Load accepted a non-generation object")
+	}
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Import this machine's agent history into the ctx store and show a search.
+# Where the machine has no Claude Code or Codex history, generate a sample
+# history into a scratch home (.demo/) and use that instead, saying so.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ctx=./bin/ctx
+[ -x "$ctx" ] || go build -o bin/ctx ./cmd/ctx
+
+present=$("$ctx" sources --format json | grep -c '"present": true' || true)
+query="${1:-}"
+if [ "$present" -eq 0 ]; then
+	echo "No Claude Code or Codex history found on this machine."
+	echo "Using a generated sample history in .demo/home (your real home is not touched)."
+	go build -o bin/ctx-corpus ./cmd/ctx-corpus
+	rm -rf .demo
+	mkdir -p .demo/home
+	./bin/ctx-corpus -home .demo/home -events 20000 -seed 7 >/dev/null
+	export HOME="$PWD/.demo/home" CTX_HOME="$PWD/.demo/store"
+	unset CLAUDE_CONFIG_DIR CODEX_HOME XDG_DATA_HOME
+	query="${query:-flaky test timeout}"
+else
+	query="${query:-error}"
+fi
+
+echo
+echo "\$ ctx import"
+"$ctx" import
+echo
+echo "\$ ctx status"
+"$ctx" status
+echo
+echo "\$ ctx search \"$query\" --limit 5"
+"$ctx" search "$query" --limit 5

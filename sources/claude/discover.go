@@ -1,0 +1,111 @@
+package claude
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"ctx/core"
+)
+
+// ConfigDirEnv relocates the Claude Code history root.
+const ConfigDirEnv = "CLAUDE_CONFIG_DIR"
+
+// HistoryRoot returns $CLAUDE_CONFIG_DIR, else <home>/.claude, else "".
+func HistoryRoot(env core.Env) string {
+	if dir := env.Get(ConfigDirEnv); dir != "" {
+		return dir
+	}
+	if env.Home == "" {
+		return ""
+	}
+	return filepath.Join(env.Home, ".claude")
+}
+
+// Discover lists projects/<slug>/*.jsonl (sessions and old-layout subagents)
+// and projects/<slug>/<session>/subagents/agent-*.jsonl under the history
+// root, sorted by path. A missing root or directory is not a problem; an
+// unreadable one is reported and skipped.
+func (*Provider) Discover(env core.Env) ([]core.SourceFile, []core.Problem) {
+	root := HistoryRoot(env)
+	if root == "" {
+		return nil, nil
+	}
+	var d discovery
+	projects := filepath.Join(root, "projects")
+	for _, slug := range d.readDir(projects) {
+		if dir := filepath.Join(projects, slug.Name()); d.isDir(dir, slug) {
+			d.project(dir)
+		}
+	}
+	slices.SortFunc(d.files, func(a, b core.SourceFile) int { return strings.Compare(a.Path, b.Path) })
+	return d.files, d.problems
+}
+
+// discovery collects files and problems while walking the history root.
+type discovery struct {
+	files    []core.SourceFile
+	problems []core.Problem
+}
+
+// project adds a project's transcripts and its sessions' subagents.
+func (d *discovery) project(dir string) {
+	for _, e := range d.readDir(dir) {
+		path := filepath.Join(dir, e.Name())
+		switch {
+		case strings.HasSuffix(e.Name(), ".jsonl"):
+			d.addFile(path, e)
+		case d.isDir(path, e):
+			d.subagents(filepath.Join(path, "subagents"))
+		}
+	}
+}
+
+// subagents adds the agent-*.jsonl transcripts of a new-layout session.
+func (d *discovery) subagents(dir string) {
+	for _, e := range d.readDir(dir) {
+		name := e.Name()
+		if strings.HasPrefix(name, "agent-") && strings.HasSuffix(name, ".jsonl") {
+			d.addFile(filepath.Join(dir, name), e)
+		}
+	}
+}
+
+func (d *discovery) addFile(path string, e fs.DirEntry) {
+	if e.Type().IsRegular() || (e.Type()&fs.ModeSymlink != 0 && !d.isDir(path, e)) {
+		d.files = append(d.files, core.SourceFile{Provider: core.ProviderClaude, Path: path})
+	}
+}
+
+// readDir lists a directory; a missing one yields nothing, an unreadable
+// one a problem (and whatever entries could be read).
+func (d *discovery) readDir(dir string) []fs.DirEntry {
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		d.unreadable(dir)
+	}
+	return entries
+}
+
+// isDir reports whether the entry is a directory, following symlinks. A
+// dangling symlink is skipped; one that cannot be resolved is a problem.
+func (d *discovery) isDir(path string, e fs.DirEntry) bool {
+	if e.Type()&fs.ModeSymlink == 0 {
+		return e.IsDir()
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			d.unreadable(path)
+		}
+		return false
+	}
+	return st.IsDir()
+}
+
+func (d *discovery) unreadable(path string) {
+	d.problems = append(d.problems, core.Problem{Code: core.ProblemUnreadable, Provider: core.ProviderClaude, Path: path})
+}

@@ -1,0 +1,86 @@
+package claude
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// identity returns the native session id, the parent's native id (empty for
+// a main session) and the agent id of the file.
+func (p *parser) identity() (native, parent, agent string) {
+	path := p.file.Path
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	if path == "" {
+		base = ""
+	}
+	sid := p.info.sessionID
+	if !p.isSubagent(base) {
+		if sid == "" || (isUUID(base) && base != sid) {
+			sid = base
+		}
+		return sid, "", ""
+	}
+	agent = p.info.agentID
+	if agent == "" {
+		agent = strings.TrimPrefix(base, "agent-")
+	}
+	if sid == "" {
+		sid = layoutParent(path)
+	}
+	if sid == "" || agent == "" {
+		return base, "", agent
+	}
+	return sid + "/agent-" + agent, sid, agent
+}
+
+// isSubagent reports whether the file is a subagent transcript: it has a
+// meta.json, is named agent-*, or (with no file name to go by) its records
+// carry an agentId.
+func (p *parser) isSubagent(base string) bool {
+	switch {
+	case p.meta != nil:
+		return true
+	case base == "":
+		return p.info.agentID != ""
+	}
+	return strings.HasPrefix(base, "agent-")
+}
+
+// layoutParent returns the parent session id a new-layout subagent path
+// names (<session>/subagents/agent-<id>.jsonl), or "".
+func layoutParent(path string) string {
+	dir := filepath.Dir(path)
+	if filepath.Base(dir) != "subagents" {
+		return ""
+	}
+	s := filepath.Base(filepath.Dir(dir))
+	if s == "." || s == string(filepath.Separator) {
+		return ""
+	}
+	return s
+}
+
+// isUUID reports whether s has the 8-4-4-4-12 hex shape of a session id.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !isHex(c) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}

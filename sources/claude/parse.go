@@ -1,0 +1,193 @@
+package claude
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"time"
+
+	"ctx/core"
+	"ctx/sources/jsonl"
+)
+
+// parser holds the state of one transcript being read.
+type parser struct {
+	file     core.SourceFile
+	meta     *SubagentMeta
+	events   []core.Event
+	merge    map[string]int      // key of a message or reasoning event → its index
+	calls    map[string]*call    // tool_use id → the call
+	seen     map[string]struct{} // record uuids already read
+	problems []core.Problem
+	last     time.Time // timestamp of the previous timestamped record
+	records  int
+	info     sessionInfo
+}
+
+// sessionInfo gathers session metadata while reading.
+type sessionInfo struct {
+	sessionID, agentID   string
+	cwd, branch, model   string
+	customTitle, aiTitle string
+	summaryTitle         string
+}
+
+// ParseReader parses one Claude Code transcript from r. f names the file: its
+// path gives the fallback session id and tells a subagent file apart. meta is
+// the new-layout subagent's meta.json, or nil. Bad records become problems;
+// only a read error fails the parse. The result holds exactly one finalized
+// session.
+func ParseReader(r io.Reader, f core.SourceFile, meta *SubagentMeta) (core.ParseResult, error) {
+	p := &parser{
+		file:  f,
+		meta:  meta,
+		merge: make(map[string]int),
+		calls: make(map[string]*call),
+		seen:  make(map[string]struct{}),
+	}
+	problems, err := jsonl.Read(r, p.line)
+	if err != nil {
+		return core.ParseResult{}, fmt.Errorf("claude: read %s: %w", f.Path, err)
+	}
+	problems = append(problems, p.problems...)
+	if p.records == 0 {
+		problems = append(problems, core.Problem{Code: core.ProblemEmptyFile})
+	}
+	sort.SliceStable(problems, func(i, j int) bool { return problems[i].Line < problems[j].Line })
+	for i := range problems {
+		problems[i].Provider, problems[i].Path = core.ProviderClaude, f.Path
+	}
+	s := p.session()
+	return core.ParseResult{Sessions: []core.ParsedSession{s}, Problems: problems}, nil
+}
+
+// line handles one valid JSON line.
+func (p *parser) line(l jsonl.Line) error {
+	var rec record
+	if !decodeRecord(l.Data, &rec) {
+		p.problem(core.ProblemInvalidRecord, l.No)
+		return nil
+	}
+	p.records++
+	if rec.UUID != "" {
+		if _, dup := p.seen[rec.UUID]; dup {
+			return nil
+		}
+		p.seen[rec.UUID] = struct{}{}
+	}
+	p.note(&rec)
+	ts := p.stamp(rec.Timestamp)
+	switch rec.Type {
+	case "user":
+		p.user(&rec, ts, l.No)
+	case "assistant":
+		p.assistant(&rec, ts, l.No)
+	case "system":
+		p.system(&rec, ts)
+	default:
+		if bookkeepingTypes[rec.Type] {
+			p.bookkeeping(&rec, ts)
+		} else {
+			p.unknown(&rec, ts, l)
+		}
+	}
+	return nil
+}
+
+func (p *parser) problem(code string, line int) {
+	p.problems = append(p.problems, core.Problem{Code: code, Line: line})
+}
+
+// add appends an event and returns its index.
+func (p *parser) add(e core.Event) int {
+	p.events = append(p.events, e)
+	return len(p.events) - 1
+}
+
+// stamp parses a record timestamp; records without one (or with a bad one)
+// take the previous record's.
+func (p *parser) stamp(s string) time.Time {
+	if s == "" {
+		return p.last
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return p.last
+	}
+	p.last = t.UTC()
+	return p.last
+}
+
+// note records session metadata: the first value of each field wins, except
+// titles, where the latest rename or generated title wins.
+func (p *parser) note(rec *record) {
+	in := &p.info
+	first(&in.sessionID, rec.SessionID)
+	first(&in.agentID, rec.AgentID)
+	first(&in.cwd, rec.Cwd)
+	first(&in.branch, rec.GitBranch)
+	if rec.Type == "assistant" && rec.Message != nil && rec.Message.Model != "<synthetic>" {
+		first(&in.model, rec.Message.Model)
+	}
+	switch rec.Type {
+	case "summary":
+		first(&in.summaryTitle, rec.Summary)
+	case "ai-title":
+		latest(&in.aiTitle, rec.AITitle)
+	case "custom-title":
+		latest(&in.customTitle, rec.CustomTitle)
+	}
+}
+
+func first(dst *string, v string) {
+	if *dst == "" {
+		*dst = v
+	}
+}
+
+func latest(dst *string, v string) {
+	if v != "" {
+		*dst = v
+	}
+}
+
+// session builds the finalized session of the file.
+func (p *parser) session() core.ParsedSession {
+	in := &p.info
+	native, parent, agent := p.identity()
+	ps := core.ParsedSession{
+		Session: core.Session{
+			Provider:  core.ProviderClaude,
+			NativeID:  native,
+			AgentID:   agent,
+			Workspace: in.cwd,
+			GitBranch: in.branch,
+			Model:     in.model,
+			Title:     p.title(),
+			Source:    core.SourceRef{Provider: core.ProviderClaude, Root: p.file.Root, Group: p.file.Group, Path: p.file.Path},
+		},
+		ParentNativeID: parent,
+		RootNativeID:   parent,
+		Events:         p.events,
+	}
+	if p.meta != nil {
+		ps.Session.AgentType = p.meta.AgentType
+	}
+	ps.Finalize()
+	return ps
+}
+
+// title picks a custom title, then a generated one, then the first legacy
+// summary, then a subagent's description.
+func (p *parser) title() string {
+	in := &p.info
+	for _, t := range []string{in.customTitle, in.aiTitle, in.summaryTitle} {
+		if t != "" {
+			return t
+		}
+	}
+	if p.meta != nil {
+		return p.meta.Description
+	}
+	return ""
+}

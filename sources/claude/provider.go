@@ -1,0 +1,86 @@
+package claude
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"ctx/core"
+)
+
+// Provider discovers and parses Claude Code transcripts.
+type Provider struct{}
+
+var _ core.Provider = (*Provider)(nil)
+
+// New returns the Claude Code provider.
+func New() *Provider { return &Provider{} }
+
+// Name returns the provider id, claude-code.
+func (*Provider) Name() string { return core.ProviderClaude }
+
+// SubagentMeta is the agent-<id>.meta.json beside a new-layout subagent
+// transcript.
+type SubagentMeta struct {
+	AgentType    string `json:"agentType"`
+	Description  string `json:"description"`
+	WorktreePath string `json:"worktreePath"`
+}
+
+// Parse reads one transcript and, for a subagent file, its meta.json. It
+// fails only when the transcript cannot be opened or read; an error for a
+// file that vanished wraps fs.ErrNotExist.
+func (*Provider) Parse(f core.SourceFile) (core.ParseResult, error) {
+	fh, err := os.Open(f.Path)
+	if err != nil {
+		return core.ParseResult{}, fmt.Errorf("claude: open transcript: %w", err)
+	}
+	defer fh.Close()
+	meta, problem := readMeta(f.Path)
+	res, err := ParseReader(fh, f, meta)
+	if err != nil {
+		return core.ParseResult{}, err
+	}
+	if problem != nil {
+		res.Problems = append(res.Problems, *problem)
+	}
+	return res, nil
+}
+
+// metaPath returns the meta.json path of a subagent transcript, or "".
+func metaPath(path string) string {
+	base := filepath.Base(path)
+	if !strings.HasPrefix(base, "agent-") || !strings.HasSuffix(base, ".jsonl") {
+		return ""
+	}
+	return strings.TrimSuffix(path, ".jsonl") + ".meta.json"
+}
+
+// readMeta reads a subagent's meta.json. A missing file is no problem; an
+// unreadable or invalid one is reported and ignored.
+func readMeta(path string) (*SubagentMeta, *core.Problem) {
+	mp := metaPath(path)
+	if mp == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(mp)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, &core.Problem{Code: core.ProblemUnreadable, Provider: core.ProviderClaude, Path: mp}
+	}
+	var m SubagentMeta
+	if err := json.Unmarshal(data, &m); err != nil {
+		code := core.ProblemInvalidRecord
+		if !json.Valid(data) {
+			code = core.ProblemInvalidJSON
+		}
+		return nil, &core.Problem{Code: code, Provider: core.ProviderClaude, Path: mp}
+	}
+	return &m, nil
+}

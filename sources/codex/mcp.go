@@ -1,0 +1,156 @@
+package codex
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"ctx/core"
+)
+
+// mcpDelimiter joins server and tool in Codex's qualified MCP tool names
+// (MCP_TOOL_NAME_DELIMITER in codex-rs).
+const mcpDelimiter = "__"
+
+// mcpName splits a qualified MCP tool name. Evidence: the legacy fixture
+// calls "task-master-ai__next_task" (server__tool, early codex-rs); later
+// codex-rs qualifies as "mcp__server__tool"; newer builds may send the tool
+// name with a namespace "mcp__server". Codex's own tools never contain
+// "__". The first delimiter splits, so a tool name may contain "__".
+func mcpName(name, namespace string) (server, tool string, ok bool) {
+	if ns, found := strings.CutPrefix(namespace, "mcp"+mcpDelimiter); found && ns != "" && name != "" {
+		return strings.TrimSuffix(ns, mcpDelimiter), name, true
+	}
+	rest := strings.TrimPrefix(name, "mcp"+mcpDelimiter)
+	server, tool, found := strings.Cut(rest, mcpDelimiter)
+	if !found || server == "" || tool == "" {
+		return "", "", false
+	}
+	return server, tool, true
+}
+
+func activity(server, tool, callID, args, result string) *core.Activity {
+	return &core.Activity{Invocation: core.Invocation{Protocol: "mcp", Server: server, Tool: tool,
+		ProviderCallID: callID, Arguments: args, Result: result}}
+}
+
+func captured(args string) string {
+	if strings.TrimSpace(args) == "" || args == "null" {
+		return "absent"
+	}
+	return "captured"
+}
+
+// mcpCall emits an MCP tool call; its result stays pending until the output
+// is read.
+func (p *parser) mcpCall(it *item, server, tool, args string) {
+	idx := p.toolCall(it.CallID, it.Name, renderArgs(args), callMCP)
+	p.ps.Events[idx].Activity = activity(server, tool, it.CallID, captured(args), "pending")
+	ci := p.calls[it.CallID]
+	ci.server, ci.mcpTool = server, tool
+	p.calls[it.CallID] = ci
+}
+
+// mcpOutput emits an MCP result and marks its call's result captured.
+func (p *parser) mcpOutput(callID string, ci callInfo, text string, isErr bool) {
+	argsState := "captured"
+	if call := &p.ps.Events[ci.idx]; call.Activity != nil {
+		call.Activity.Invocation.Result = "captured"
+		argsState = call.Activity.Invocation.Arguments
+	}
+	p.add(core.Event{Role: core.RoleTool, Type: core.TypeToolOutput, Tool: ci.tool, CallID: callID,
+		Text: text, IsError: isErr, Activity: activity(ci.server, ci.mcpTool, callID, argsState, "captured"),
+		Key: p.callKey(callID, "/output")})
+}
+
+// mcpText renders an MCP result: the texts of a JSON content array, else
+// the output as written.
+func mcpText(s string) string {
+	if firstByte([]byte(s)) != '[' {
+		return s
+	}
+	var ps parts
+	if json.Unmarshal([]byte(s), &ps) != nil || len(ps) == 0 {
+		return s
+	}
+	return ps.join("\n")
+}
+
+// mcpEvent handles event_msg mcp_tool_call_begin/end. When the call was
+// recorded as a response item they are twins (other events without
+// Activity, so an invocation is counted once); otherwise they are the call
+// and its result.
+func (p *parser) mcpEvent(it *item, data []byte) {
+	ci, seen := p.calls[it.CallID]
+	if it.Invocation == nil || (seen && !ci.fromEvent) {
+		p.other(it.Type, snippet(data))
+		return
+	}
+	inv := it.Invocation
+	name := "mcp" + mcpDelimiter + inv.Server + mcpDelimiter + inv.Tool
+	args := string(bytes.TrimSpace(inv.Arguments))
+	if it.Type == "mcp_tool_call_begin" {
+		idx := p.toolCall(it.CallID, name, renderArgs(args), callMCP)
+		p.ps.Events[idx].Activity = activity(inv.Server, inv.Tool, it.CallID, captured(args), "pending")
+		p.calls[it.CallID] = callInfo{kind: callMCP, tool: name, idx: idx, fromEvent: true,
+			server: inv.Server, mcpTool: inv.Tool}
+		return
+	}
+	text, isErr := mcpResult(it.Result)
+	if !seen {
+		p.add(core.Event{Role: core.RoleTool, Type: core.TypeToolOutput, Tool: name, CallID: it.CallID,
+			Text: text, IsError: isErr, Activity: activity(inv.Server, inv.Tool, it.CallID, captured(args), "captured"),
+			Key: p.callKey(it.CallID, "/output")})
+		return
+	}
+	p.mcpOutput(it.CallID, ci, text, isErr)
+}
+
+// mcpResult renders {"Ok":{"content":[…]}} or {"Err":"…"}.
+func mcpResult(raw json.RawMessage) (string, bool) {
+	var r struct {
+		Ok *struct {
+			Content parts `json:"content"`
+			IsError bool  `json:"isError"`
+		} `json:"Ok"`
+		Err json.RawMessage `json:"Err"`
+	}
+	if json.Unmarshal(raw, &r) != nil {
+		return string(raw), false
+	}
+	if r.Ok != nil {
+		return r.Ok.Content.join("\n"), r.Ok.IsError
+	}
+	if len(r.Err) > 0 {
+		return jsonString(r.Err), true
+	}
+	return string(raw), false
+}
+
+// renderArgs renders a JSON object of arguments as "key: value" lines in
+// their written order, strings unquoted; anything else is returned as is.
+func renderArgs(args string) string {
+	if firstByte([]byte(args)) != '{' {
+		return args
+	}
+	dec := json.NewDecoder(strings.NewReader(args))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return args
+	}
+	var b strings.Builder
+	for dec.More() {
+		k, err := dec.Token()
+		key, isKey := k.(string)
+		var v json.RawMessage
+		if err != nil || !isKey || dec.Decode(&v) != nil {
+			return args
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(key)
+		b.WriteString(": ")
+		b.WriteString(jsonString(v))
+	}
+	return b.String()
+}

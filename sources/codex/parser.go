@@ -1,0 +1,356 @@
+package codex
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"ctx/core"
+	"ctx/sources/jsonl"
+)
+
+// callKind says how a call's output is normalized.
+type callKind uint8
+
+const (
+	callTool  callKind = iota // any other tool: tool_output
+	callShell                 // command_output + command_finish
+	callPatch                 // apply_patch: tool_output with the exit code
+	callMCP                   // MCP tool: tool_output with Activity
+)
+
+// callInfo is what an output needs to know about its call.
+type callInfo struct {
+	kind      callKind
+	tool      string
+	command   string
+	idx       int  // index of the call event
+	fromEvent bool // the call came from an event_msg, not a response item
+	server    string
+	mcpTool   string
+}
+
+// twin is an event-message copy already emitted as content, waiting for its
+// response-item twin (which is then skipped).
+type twin struct {
+	typ  core.EventType
+	role core.Role
+	text string
+}
+
+// parser holds the state of one rollout parse. Every decision depends only
+// on the lines read so far, so a prefix of a file yields a prefix of the
+// events, with the same ids.
+type parser struct {
+	f        core.SourceFile
+	ps       core.ParsedSession
+	problems []core.Problem
+	lineNo   int
+	records  int
+	haveMeta bool
+	nativeID string
+	lastTS   time.Time
+	prevTS   string // raw timestamp of the last timestamped record
+	tsN      int    // index of the record among those sharing prevTS
+	recKey   string // key of the current record, "" without a timestamp
+	model    string // model of the current turn
+	latched  bool   // a response item message or reasoning has been seen
+	pending  []twin
+	calls    map[string]callInfo
+}
+
+func newParser(f core.SourceFile) *parser {
+	return &parser{f: f, calls: map[string]callInfo{}}
+}
+
+// line handles one good JSON line.
+func (p *parser) line(l jsonl.Line) error {
+	p.lineNo = l.No
+	if firstByte(l.Data) != '{' {
+		p.problem(core.ProblemInvalidRecord)
+		return nil
+	}
+	var rec record
+	if err := json.Unmarshal(l.Data, &rec); err != nil {
+		// A field of an unexpected type: keep what decoded.
+		p.problem(core.ProblemInvalidRecord)
+	}
+	p.records++
+	p.stamp(rec.Timestamp)
+	p.dispatch(&rec, l.Data)
+	return nil
+}
+
+// stamp sets the current time and record key from a record's timestamp.
+func (p *parser) stamp(ts string) {
+	p.recKey = ""
+	if ts == "" {
+		return
+	}
+	if t, err := time.Parse(time.RFC3339Nano, ts); err == nil {
+		p.lastTS = t.UTC()
+	}
+	if ts == p.prevTS {
+		p.tsN++
+	} else {
+		p.prevTS, p.tsN = ts, 0
+	}
+	p.recKey = ts + "#" + strconv.Itoa(p.tsN)
+}
+
+// topTypes are the envelope types.
+var topTypes = map[string]bool{"session_meta": true, "response_item": true, "event_msg": true,
+	"turn_context": true, "compacted": true, "world_state": true, "inter_agent_communication_metadata": true}
+
+func (p *parser) dispatch(rec *record, data []byte) {
+	switch {
+	case rec.Payload != nil || topTypes[rec.Type]:
+		p.envelope(rec, data)
+	case rec.RecordType != "":
+		if rec.RecordType == "state" {
+			p.other("state", "state")
+		} else {
+			p.unknown("record_type:"+rec.RecordType, data)
+		}
+	case rec.Type == "" && rec.ID != "":
+		it := rec.item
+		it.ID, it.Timestamp = rec.ID, rec.Timestamp
+		p.sessionMeta(&it)
+	case rec.Type != "":
+		it := rec.item
+		it.Type, it.ID = rec.Type, rec.ID
+		p.responseItem(&it, data)
+	default:
+		p.unknown("", data)
+	}
+}
+
+func (p *parser) envelope(rec *record, data []byte) {
+	it := rec.Payload
+	if it == nil {
+		it = &item{}
+	}
+	switch rec.Type {
+	case "session_meta":
+		p.sessionMeta(it)
+	case "response_item":
+		p.responseItem(it, data)
+	case "event_msg":
+		p.eventMsg(it, data)
+	case "turn_context":
+		p.turnContext(it)
+	case "compacted":
+		p.add(core.Event{Role: core.RoleSystem, Type: core.TypeSummary, Native: "compacted",
+			Text: it.Message, Key: p.key("sum:")})
+	case "world_state", "inter_agent_communication_metadata":
+		p.other(rec.Type, snippet(data))
+	default:
+		p.unknown(rec.Type, data)
+	}
+}
+
+// sessionMeta takes the session identity from the first meta record; every
+// meta record is also kept as an other event.
+func (p *parser) sessionMeta(it *item) {
+	if !p.haveMeta {
+		p.haveMeta = true
+		s := &p.ps.Session
+		p.nativeID = it.ID
+		if it.Cwd != "" {
+			s.Workspace = it.Cwd
+		}
+		if it.Git != nil {
+			s.GitBranch = it.Git.Branch
+		}
+		if it.Model != "" {
+			s.Model = it.Model
+		}
+		if t, err := time.Parse(time.RFC3339Nano, it.Timestamp); err == nil {
+			s.Started = t.UTC()
+			if p.lastTS.IsZero() {
+				p.lastTS = s.Started
+			}
+		}
+		p.subagent(it.Source)
+	}
+	text := strings.Join(nonEmpty("session", it.ID, it.Originator, it.CLIVersion, prefixed("cwd=", it.Cwd)), " ")
+	p.other("session_meta", text)
+}
+
+// subagent reads source:{"subagent":{"thread_spawn":{"parent_thread_id":…}}}
+// or source:{"subagent":"review"}.
+func (p *parser) subagent(raw json.RawMessage) {
+	if firstByte(raw) != '{' {
+		return
+	}
+	var src struct {
+		Subagent json.RawMessage `json:"subagent"`
+	}
+	if json.Unmarshal(raw, &src) != nil {
+		return
+	}
+	if firstByte(src.Subagent) == '"' {
+		p.ps.Session.AgentType = jsonString(src.Subagent)
+		return
+	}
+	var sub struct {
+		ThreadSpawn *struct {
+			Parent string `json:"parent_thread_id"`
+			Role   string `json:"agent_role"`
+		} `json:"thread_spawn"`
+	}
+	if json.Unmarshal(src.Subagent, &sub) != nil || sub.ThreadSpawn == nil {
+		return
+	}
+	if sub.ThreadSpawn.Parent != "" {
+		p.ps.ParentNativeID = sub.ThreadSpawn.Parent
+		p.ps.RootNativeID = sub.ThreadSpawn.Parent
+	}
+	p.ps.Session.AgentType = sub.ThreadSpawn.Role
+}
+
+func (p *parser) turnContext(it *item) {
+	s := &p.ps.Session
+	if s.Workspace == "" {
+		s.Workspace = it.Cwd
+	}
+	if it.Model != "" {
+		p.model = it.Model
+		if s.Model == "" {
+			s.Model = it.Model
+		}
+	}
+	text := strings.Join(nonEmpty(prefixed("model=", it.Model), prefixed("effort=", it.Effort),
+		prefixed("cwd=", it.Cwd)), " ")
+	p.other("turn_context", text)
+}
+
+// add appends an event stamped with the current time and returns its index.
+func (p *parser) add(e core.Event) int {
+	e.Timestamp = p.lastTS
+	p.ps.Events = append(p.ps.Events, e)
+	return len(p.ps.Events) - 1
+}
+
+// key derives an event key from the current record; "" (the ordinal) for
+// records without a timestamp.
+func (p *parser) key(prefix string) string {
+	if p.recKey == "" {
+		return ""
+	}
+	return prefix + p.recKey
+}
+
+// itemKey prefers the item's own provider id.
+func (p *parser) itemKey(prefix string, it *item) string {
+	if it.ID != "" {
+		return prefix + it.ID
+	}
+	return p.key(prefix)
+}
+
+// callKey keys call events by the provider call id.
+func (p *parser) callKey(callID, suffix string) string {
+	if callID != "" {
+		return callID + suffix
+	}
+	if p.recKey != "" {
+		return "call:" + p.recKey + suffix
+	}
+	return ""
+}
+
+func (p *parser) other(native, text string) {
+	p.add(core.Event{Role: core.RoleSystem, Type: core.TypeOther, Native: native,
+		Text: clip(text, maxOther), Key: p.key("oth:")})
+}
+
+// unknown keeps a record of an unknown type as an other event and counts it.
+func (p *parser) unknown(native string, data []byte) {
+	p.problem(core.ProblemUnknownRecord)
+	if native == "" {
+		native = "unknown"
+	}
+	p.other(native, snippet(data))
+}
+
+func (p *parser) problem(code string) {
+	p.problems = append(p.problems, core.Problem{Code: code, Provider: core.ProviderCodex,
+		Path: p.f.Path, Line: p.lineNo})
+}
+
+// finish returns the parse result: one finalized session, or none when the
+// file held no records.
+func (p *parser) finish() core.ParseResult {
+	sort.SliceStable(p.problems, func(i, j int) bool { return p.problems[i].Line < p.problems[j].Line })
+	res := core.ParseResult{Problems: p.problems}
+	if len(p.ps.Events) == 0 && !p.haveMeta {
+		if p.records == 0 && len(p.problems) == 0 {
+			res.Problems = append(res.Problems, core.Problem{Code: core.ProblemEmptyFile,
+				Provider: core.ProviderCodex, Path: p.f.Path})
+		}
+		return res
+	}
+	s := &p.ps.Session
+	s.Provider = core.ProviderCodex
+	s.NativeID = p.nativeID
+	if s.NativeID == "" {
+		s.NativeID = idFromName(p.f.Path)
+	}
+	s.Source = core.SourceRef{Provider: core.ProviderCodex, Path: p.f.Path, Root: p.f.Root, Group: p.f.Group}
+	p.ps.Finalize()
+	res.Sessions = []core.ParsedSession{p.ps}
+	return res
+}
+
+// idFromName returns the session uuid at the end of a rollout file name, or
+// the name itself.
+func idFromName(path string) string {
+	base := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	if len(base) >= 36 {
+		if id := base[len(base)-36:]; isUUID(id) {
+			return id
+		}
+	}
+	if base == "" || base == "." || base == string(filepath.Separator) {
+		return "unknown"
+	}
+	return base
+}
+
+func isUUID(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return len(s) == 36
+}
+
+func nonEmpty(ss ...string) []string {
+	out := ss[:0]
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func prefixed(prefix, s string) string {
+	if s == "" {
+		return ""
+	}
+	return prefix + s
+}
