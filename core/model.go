@@ -236,9 +236,28 @@ func (s Scope) Types() []EventType {
 	return out
 }
 
+// File operations of FileTouch.Op.
+const (
+	OpRead   = "read"
+	OpEdit   = "edit"   // a string replacement: OldText → NewText
+	OpWrite  = "write"  // a whole-file write: NewText is the content
+	OpCreate = "create" // a new file: NewText is the content when known
+	OpDelete = "delete"
+	OpMove   = "move"
+	OpPatch  = "patch" // Patch holds the hunks (apply_patch or unified diff)
+)
+
+// Capture states of Invocation.Arguments and Invocation.Result.
+const (
+	CaptureCaptured = "captured"
+	CaptureAbsent   = "absent"
+	CapturePending  = "pending"
+	CaptureRedacted = "redacted"
+)
+
 // FileTouch is a file an event read or changed. For edits, OldText/NewText
-// (string replacement edits), Content (whole-file writes) or Patch (unified
-// or apply_patch text) are kept so that blame can match lines.
+// (string replacement edits and whole-file writes) or Patch (unified or
+// apply_patch text) are kept so that blame can match lines.
 type FileTouch struct {
 	Path    string `json:"path"`
 	Op      string `json:"op"` // read, edit, write, create, delete, move, patch

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 ctx=./bin/ctx
 [ -x "$ctx" ] || go build -o bin/ctx ./cmd/ctx
 
-present=$("$ctx" sources --format json | grep -c '"present": true' || true)
+present=$("$ctx" sources --format json | grep -c '"files": [1-9]' || true)
 query="${1:-}"
 if [ "$present" -eq 0 ]; then
 	echo "No Claude Code or Codex history found on this machine."
