@@ -12,7 +12,7 @@ trap 'rm -rf "$work"' EXIT
 export HOME="$work/home" CTX_HOME="$work/store"
 unset CLAUDE_CONFIG_DIR CODEX_HOME XDG_DATA_HOME
 
-ms() { date +%s%N | awk '{printf "%d", $1/1000000}'; }
+ms() { echo $(( $(date +%s%N) / 1000000 )); }
 peak() { awk '/VmHWM/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
 
 # Runs a command, printing wall time in ms and peak RSS in MiB.

@@ -280,3 +280,23 @@ func TestNativeIDFromFileName(t *testing.T) {
 		t.Errorf("native id %q", got)
 	}
 }
+
+func TestMCPEventTwinInResponseItemFile(t *testing.T) {
+	ps := parseLines(t,
+		metaLine,
+		userLine("2025-12-15T11:00:01Z", "list issues"),
+		env("02", "event_msg", `{"type":"mcp_tool_call_end","call_id":"m9","invocation":{"server":"github","tool":"list"},"result":{"Ok":{"content":[]}}}`),
+		env("03", "response_item", `{"type":"function_call","name":"mcp__github__list","arguments":"{}","call_id":"m9"}`),
+		env("04", "response_item", `{"type":"function_call_output","call_id":"m9","output":"[]"}`),
+	)
+	want := []string{"other/session_meta", "message/user", "other/mcp_tool_call_end", "tool_call/mcp__github__list",
+		"tool_output/mcp__github__list"}
+	if got := summary(ps); !reflect.DeepEqual(got, want) {
+		t.Errorf("events %v, want %v", got, want)
+	}
+	for _, e := range ps.Events {
+		if (e.Activity != nil) != (e.Type == core.TypeToolCall || e.Type == core.TypeToolOutput) {
+			t.Errorf("%s %s activity %v", e.Type, e.Native, e.Activity)
+		}
+	}
+}

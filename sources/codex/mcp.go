@@ -36,16 +36,16 @@ func activity(server, tool, callID, args, result string) *core.Activity {
 
 func captured(args string) string {
 	if strings.TrimSpace(args) == "" || args == "null" {
-		return "absent"
+		return core.CaptureAbsent
 	}
-	return "captured"
+	return core.CaptureCaptured
 }
 
 // mcpCall emits an MCP tool call; its result stays pending until the output
 // is read.
 func (p *parser) mcpCall(it *item, server, tool, args string) {
 	idx := p.toolCall(it.CallID, it.Name, renderArgs(args), callMCP)
-	p.ps.Events[idx].Activity = activity(server, tool, it.CallID, captured(args), "pending")
+	p.ps.Events[idx].Activity = activity(server, tool, it.CallID, captured(args), core.CapturePending)
 	ci := p.calls[it.CallID]
 	ci.server, ci.mcpTool = server, tool
 	p.calls[it.CallID] = ci
@@ -53,13 +53,13 @@ func (p *parser) mcpCall(it *item, server, tool, args string) {
 
 // mcpOutput emits an MCP result and marks its call's result captured.
 func (p *parser) mcpOutput(callID string, ci callInfo, text string, isErr bool) {
-	argsState := "captured"
+	argsState := core.CaptureCaptured
 	if call := &p.ps.Events[ci.idx]; call.Activity != nil {
-		call.Activity.Invocation.Result = "captured"
+		call.Activity.Invocation.Result = core.CaptureCaptured
 		argsState = call.Activity.Invocation.Arguments
 	}
 	p.add(core.Event{Role: core.RoleTool, Type: core.TypeToolOutput, Tool: ci.tool, CallID: callID,
-		Text: text, IsError: isErr, Activity: activity(ci.server, ci.mcpTool, callID, argsState, "captured"),
+		Text: text, IsError: isErr, Activity: activity(ci.server, ci.mcpTool, callID, argsState, core.CaptureCaptured),
 		Key: p.callKey(callID, "/output")})
 }
 
@@ -76,13 +76,14 @@ func mcpText(s string) string {
 	return ps.join("\n")
 }
 
-// mcpEvent handles event_msg mcp_tool_call_begin/end. When the call was
-// recorded as a response item they are twins (other events without
-// Activity, so an invocation is counted once); otherwise they are the call
-// and its result.
+// mcpEvent handles event_msg mcp_tool_call_begin/end. In a file whose
+// response items carry the content they are twins of the function call and
+// its output (other events without Activity, so an invocation is counted
+// once); otherwise they are the call and its result.
 func (p *parser) mcpEvent(it *item, data []byte) {
 	ci, seen := p.calls[it.CallID]
-	if it.Invocation == nil || (seen && !ci.fromEvent) {
+	twin := (seen && !ci.fromEvent) || (!seen && p.latched)
+	if it.Invocation == nil || twin {
 		p.other(it.Type, snippet(data))
 		return
 	}
@@ -91,7 +92,7 @@ func (p *parser) mcpEvent(it *item, data []byte) {
 	args := string(bytes.TrimSpace(inv.Arguments))
 	if it.Type == "mcp_tool_call_begin" {
 		idx := p.toolCall(it.CallID, name, renderArgs(args), callMCP)
-		p.ps.Events[idx].Activity = activity(inv.Server, inv.Tool, it.CallID, captured(args), "pending")
+		p.ps.Events[idx].Activity = activity(inv.Server, inv.Tool, it.CallID, captured(args), core.CapturePending)
 		p.calls[it.CallID] = callInfo{kind: callMCP, tool: name, idx: idx, fromEvent: true,
 			server: inv.Server, mcpTool: inv.Tool}
 		return
@@ -99,7 +100,7 @@ func (p *parser) mcpEvent(it *item, data []byte) {
 	text, isErr := mcpResult(it.Result)
 	if !seen {
 		p.add(core.Event{Role: core.RoleTool, Type: core.TypeToolOutput, Tool: name, CallID: it.CallID,
-			Text: text, IsError: isErr, Activity: activity(inv.Server, inv.Tool, it.CallID, captured(args), "captured"),
+			Text: text, IsError: isErr, Activity: activity(inv.Server, inv.Tool, it.CallID, captured(args), core.CaptureCaptured),
 			Key: p.callKey(it.CallID, "/output")})
 		return
 	}

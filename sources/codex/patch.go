@@ -25,7 +25,7 @@ func parsePatch(patch string) []core.FileTouch {
 	flush := func() {
 		if cur != nil {
 			cur.Patch = strings.Join(body, "\n")
-			if cur.Op == "create" {
+			if cur.Op == core.OpCreate {
 				cur.NewText = addedText(body)
 			}
 			out = append(out, *cur)
@@ -40,11 +40,11 @@ func parsePatch(patch string) []core.FileTouch {
 		ln = strings.TrimSuffix(ln, "\r")
 		switch {
 		case strings.HasPrefix(ln, patchUpdate):
-			start(ln[len(patchUpdate):], "patch")
+			start(ln[len(patchUpdate):], core.OpPatch)
 		case strings.HasPrefix(ln, patchAdd):
-			start(ln[len(patchAdd):], "create")
+			start(ln[len(patchAdd):], core.OpCreate)
 		case strings.HasPrefix(ln, patchDelete):
-			start(ln[len(patchDelete):], "delete")
+			start(ln[len(patchDelete):], core.OpDelete)
 		case strings.HasPrefix(ln, patchMove) && cur != nil:
 			cur.MovedTo = strings.TrimSpace(ln[len(patchMove):])
 		case strings.TrimSpace(ln) == patchBegin:

@@ -23,37 +23,33 @@ func unquote(lit []byte) string {
 	}
 	out := make([]byte, 0, len(b))
 	for i >= 0 {
-		out = append(out, b[:i]...)
-		if i+1 >= len(b) {
-			return slowUnquote(lit)
-		}
-		n := 2
-		switch c := b[i+1]; c {
-		case '"', '\\', '/':
-			out = append(out, c)
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			var r rune
-			if r, n = unicodeEscape(b[i:]); n == 0 {
-				return slowUnquote(lit)
-			}
-			out = utf8.AppendRune(out, r)
-		default:
+		var n int
+		if out, n = appendEscape(append(out, b[:i]...), b[i:]); n == 0 {
 			return slowUnquote(lit)
 		}
 		b = b[i+n:]
 		i = bytes.IndexByte(b, '\\')
 	}
 	return string(append(out, b...))
+}
+
+// simpleEscapes maps the byte after a backslash to what it stands for.
+var simpleEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// appendEscape decodes the escape at the start of b onto out, returning the
+// bytes it used (0 when malformed).
+func appendEscape(out, b []byte) ([]byte, int) {
+	if len(b) < 2 {
+		return out, 0
+	}
+	if c := simpleEscapes[b[1]]; c != 0 {
+		return append(out, c), 2
+	}
+	r, n := unicodeEscape(b)
+	if n == 0 {
+		return out, 0
+	}
+	return utf8.AppendRune(out, r), n
 }
 
 // unicodeEscape decodes \uXXXX (and a following low surrogate) at the start
