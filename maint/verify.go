@@ -81,15 +81,20 @@ func kept(rs *refs.Refs) ([]objects.ID, objects.ID, error) {
 		return nil, active, fmt.Errorf("verify: %w", err)
 	}
 	var out []objects.ID
-	if !active.IsZero() {
-		out = append(out, active)
+	seen := map[objects.ID]bool{}
+	add := func(id objects.ID) {
+		if !id.IsZero() && !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
 	}
+	add(active)
 	log, err := rs.Log(refs.Active)
 	if err != nil {
 		return nil, active, err
 	}
 	for i := len(log) - 1; i >= 0; i-- {
-		out = append(out, log[i].New)
+		add(log[i].New)
 	}
 	return out, active, nil
 }

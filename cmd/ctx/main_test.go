@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"testing"
@@ -35,6 +36,7 @@ func TestScripts(t *testing.T) {
 			"copytree":  cmdCopyTree,
 			"flipbyte":  cmdFlipByte,
 			"countobjs": cmdCountObjects,
+			"grab":      cmdGrab,
 		},
 	})
 }
@@ -110,6 +112,18 @@ func cmdFlipByte(ts *testscript.TestScript, neg bool, args []string) {
 	data[len(data)/2] ^= 0x40
 	ts.Check(os.WriteFile(p, data, 0o600))
 	ts.Setenv("FLIPPED", filepath.Base(filepath.Dir(p))+filepath.Base(p))
+}
+
+// grab VAR REGEXP sets VAR to the first match of REGEXP in the last stdout.
+func cmdGrab(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: grab VAR REGEXP")
+	}
+	m := regexp.MustCompile(args[1]).FindString(ts.ReadFile("stdout"))
+	if m == "" {
+		ts.Fatalf("grab: no match for %s", args[1])
+	}
+	ts.Setenv(args[0], m)
 }
 
 // countobjs N asserts the store holds exactly N objects (N may be $VAR).

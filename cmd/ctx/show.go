@@ -15,6 +15,15 @@ type showSessionOptions struct {
 	MaxEvents int
 }
 
+// jsonlRecord is one line of show session --format jsonl: a session header,
+// then events, then the completion record.
+type jsonlRecord struct {
+	Type       string             `json:"type"`
+	Session    *query.SessionInfo `json:"session,omitempty"`
+	Event      *core.Event        `json:"event,omitempty"`
+	Completion *query.Completion  `json:"completion,omitempty"`
+}
+
 type showEventOptions struct {
 	Before, After, Window int
 }
@@ -70,12 +79,12 @@ func runShowSession(env *Env, f *format, opts *showSessionOptions, id string) er
 		return writeJSON(w, out)
 	case "jsonl":
 		done, err := r.ShowSession(req, func(s *query.SessionInfo) error {
-			return writeJSONLine(w, map[string]any{"type": "session", "session": s})
-		}, func(e *core.Event) error { return writeJSONLine(w, map[string]any{"type": "event", "event": e}) })
+			return writeJSONLine(w, jsonlRecord{Type: "session", Session: s})
+		}, func(e *core.Event) error { return writeJSONLine(w, jsonlRecord{Type: "event", Event: e}) })
 		if err != nil {
 			return err
 		}
-		return writeJSONLine(w, map[string]any{"type": "completion", "completion": done})
+		return writeJSONLine(w, jsonlRecord{Type: "completion", Completion: done})
 	}
 	done, err := r.ShowSession(req, func(s *query.SessionInfo) error {
 		printSessionHeader(env, &s.Session)
