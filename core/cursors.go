@@ -20,11 +20,15 @@ type FileCursor struct {
 	Events   int            `json:"events"`
 	Problems map[string]int `json:"problems,omitempty"`
 	Missing  bool           `json:"missing,omitempty"` // the file is gone; its sessions are kept
+	// Companions is the size/mtime stamp of the file's companion files
+	// (see SourceFile.Companions), "" when it has none.
+	Companions string `json:"companions,omitempty"`
 }
 
-// Unchanged reports whether a file of this size and mtime needs no re-read.
-func (c *FileCursor) Unchanged(size int64, mtime time.Time) bool {
-	return !c.Missing && c.Size == size && c.ModTime.Equal(mtime.UTC())
+// Unchanged reports whether a file of this size and mtime, whose companions
+// have this stamp, needs no re-read.
+func (c *FileCursor) Unchanged(size int64, mtime time.Time, companions string) bool {
+	return !c.Missing && c.Size == size && c.ModTime.Equal(mtime.UTC()) && c.Companions == companions
 }
 
 // Cursors is the import state of a generation, one cursor per file.

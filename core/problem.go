@@ -38,6 +38,10 @@ type SourceFile struct {
 	Path     string `json:"path"`
 	Root     string `json:"root,omitempty"`
 	Group    string `json:"group,omitempty"`
+	// Companions are files whose changes also change what Path holds (a
+	// SQLite database's -wal, a session's metadata file). The import re-reads
+	// Path when any of them changed size or mtime.
+	Companions []string `json:"companions,omitempty"`
 }
 
 // ParseResult is what a parser returns for one file. Bad records never fail a

@@ -29,3 +29,11 @@ type Provider interface {
 	// Every returned session has Finalize applied.
 	Parse(f SourceFile) (ParseResult, error)
 }
+
+// RootDiscoverer is implemented by providers that can discover history under
+// a configured root directory (config.toml) as well as in their default
+// locations. The layout under dir is the provider's own (for Claude Code, a
+// config dir with projects/; for Aider, any tree of repositories).
+type RootDiscoverer interface {
+	DiscoverIn(dir string) ([]SourceFile, []Problem)
+}

@@ -25,7 +25,7 @@ func (r *run) importFile(ctx context.Context, j job, docs chan<- index.Doc) erro
 		return nil
 	}
 	cur := core.FileCursor{Provider: j.file.Provider, Path: j.file.Path, Root: j.file.Root, Group: j.file.Group,
-		Size: j.size, ModTime: j.mtime}
+		Size: j.size, ModTime: j.mtime, Companions: j.companions}
 	for _, p := range res.Problems {
 		if cur.Problems == nil {
 			cur.Problems = map[string]int{}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -158,10 +159,28 @@ type run struct {
 }
 
 type job struct {
-	file  core.SourceFile
-	prov  core.Provider
-	size  int64
-	mtime time.Time
+	file       core.SourceFile
+	prov       core.Provider
+	size       int64
+	mtime      time.Time
+	companions string
+}
+
+// companionStamp fingerprints a file's companions by size and mtime; a
+// missing companion stamps as "-".
+func companionStamp(paths []string) string {
+	if len(paths) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil {
+			fmt.Fprintf(&b, "%d:%d;", fi.Size(), fi.ModTime().UnixNano())
+		} else {
+			b.WriteString("-;")
+		}
+	}
+	return b.String()
 }
 
 // plan discovers files and returns those that must be read.
@@ -180,10 +199,11 @@ func (r *run) plan() []job {
 				r.st.discover = append(r.st.discover, core.Problem{Code: statCode(err), Provider: f.Provider, Path: f.Path})
 				continue
 			}
-			if c, ok := r.st.cursors[key]; ok && c.Unchanged(fi.Size(), fi.ModTime()) {
+			stamp := companionStamp(f.Companions)
+			if c, ok := r.st.cursors[key]; ok && c.Unchanged(fi.Size(), fi.ModTime(), stamp) {
 				continue
 			}
-			todo = append(todo, job{file: f, prov: p, size: fi.Size(), mtime: fi.ModTime().UTC()})
+			todo = append(todo, job{file: f, prov: p, size: fi.Size(), mtime: fi.ModTime().UTC(), companions: stamp})
 		}
 	}
 	active := map[string]bool{}
