@@ -6,15 +6,17 @@ import "fmt"
 // history. They are counted per source in the generation and shown by
 // `ctx status`; a Problem never carries file contents.
 const (
-	ProblemTornLine      = "torn_line"      // the last line of a file is incomplete (a live write)
-	ProblemInvalidJSON   = "invalid_json"   // a line or file is not valid JSON
-	ProblemBinaryLine    = "binary_line"    // a line holds binary bytes (NUL or invalid UTF-8)
-	ProblemLineTooLong   = "line_too_long"  // a line exceeds the per-line limit and was skipped
-	ProblemUnknownRecord = "unknown_record" // a record type the parser does not know (kept as other)
-	ProblemFileVanished  = "file_vanished"  // a file disappeared between discovery and reading
-	ProblemUnreadable    = "unreadable"     // a file or directory could not be read (permissions, I/O)
-	ProblemInvalidRecord = "invalid_record" // valid JSON that does not have the expected shape
-	ProblemEmptyFile     = "empty_file"     // a history file with no records
+	ProblemTornLine        = "torn_line"        // the last line of a file is incomplete (a live write)
+	ProblemInvalidJSON     = "invalid_json"     // a line or file is not valid JSON
+	ProblemBinaryLine      = "binary_line"      // a line holds binary bytes (NUL or invalid UTF-8)
+	ProblemLineTooLong     = "line_too_long"    // a line exceeds the per-line limit and was skipped
+	ProblemUnknownRecord   = "unknown_record"   // a record type the parser does not know (kept as other)
+	ProblemFileVanished    = "file_vanished"    // a file disappeared between discovery and reading
+	ProblemUnreadable      = "unreadable"       // a file or directory could not be read (permissions, I/O)
+	ProblemInvalidRecord   = "invalid_record"   // valid JSON that does not have the expected shape
+	ProblemEmptyFile       = "empty_file"       // a history file with no records
+	ProblemUnsupportedRoot = "unsupported_root" // a configured root of a provider that has no root layout
+	ProblemPluginFailed    = "plugin_failed"    // a plugin command failed, timed out or printed a bad header
 )
 
 // Problem is one counted import issue.
@@ -50,3 +52,14 @@ type ParseResult struct {
 	Sessions []ParsedSession
 	Problems []Problem
 }
+
+// ReadError is an error of Provider.Parse that carries the problem code to
+// count for it (plugin_failed, database_locked, …) instead of the default
+// file_vanished / unreadable.
+type ReadError struct {
+	Code string
+	Err  error
+}
+
+func (e *ReadError) Error() string { return e.Code + ": " + e.Err.Error() }
+func (e *ReadError) Unwrap() error { return e.Err }

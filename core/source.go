@@ -37,3 +37,47 @@ type Provider interface {
 type RootDiscoverer interface {
 	DiscoverIn(dir string) ([]SourceFile, []Problem)
 }
+
+// Source kinds (spec 000: the sources read model).
+const (
+	KindAutomatic  = "automatic"  // a provider's default locations
+	KindConfigured = "configured" // a root named in config.toml
+	KindPlugin     = "plugin"     // an external command printing normalized JSONL
+)
+
+// Volatile is implemented by providers whose files cannot be stat'ed for
+// change (plugin commands): they are read on every import, and content
+// addressing keeps an unchanged answer from writing anything.
+type Volatile interface {
+	Volatile() bool
+}
+
+// Source is one place history is read from: a provider's default locations,
+// a configured root (Root names it, Group optionally groups it, Dir is its
+// directory) or a plugin.
+type Source struct {
+	Kind     string
+	Root     string
+	Group    string
+	Dir      string
+	Provider Provider
+}
+
+// Discover lists the source's files, tagged with its root and group.
+func (s Source) Discover(env Env) ([]SourceFile, []Problem) {
+	var files []SourceFile
+	var problems []Problem
+	if s.Kind == KindConfigured {
+		rd, ok := s.Provider.(RootDiscoverer)
+		if !ok {
+			return nil, []Problem{{Code: ProblemUnsupportedRoot, Provider: s.Provider.Name(), Path: s.Dir}}
+		}
+		files, problems = rd.DiscoverIn(s.Dir)
+	} else {
+		files, problems = s.Provider.Discover(env)
+	}
+	for i := range files {
+		files[i].Root, files[i].Group = s.Root, s.Group
+	}
+	return files, problems
+}

@@ -22,7 +22,7 @@ import (
 type Options struct {
 	Home      string // $CTX_HOME
 	Env       core.Env
-	Providers []core.Provider
+	Sources   []core.Source // where to read; sources.Plan builds them from the config
 	Version   string           // importer version recorded in the generation
 	Now       func() time.Time // clock; time.Now when nil
 	Workers   int              // parse workers; 2 when zero
@@ -183,17 +183,31 @@ func companionStamp(paths []string) string {
 	return b.String()
 }
 
-// plan discovers files and returns those that must be read.
+// plan discovers files and returns those that must be read. A file found
+// by two sources (a configured root over a default location) is read once,
+// by the first source that lists it.
 func (r *run) plan() []job {
 	var todo []job
 	seen := map[string]bool{}
-	for _, p := range r.opts.Providers {
-		files, problems := p.Discover(r.opts.Env)
+	for _, src := range r.opts.Sources {
+		p := src.Provider
+		files, problems := src.Discover(r.opts.Env)
 		r.st.discover = append(r.st.discover, problems...)
+		volatile := false
+		if v, ok := p.(core.Volatile); ok {
+			volatile = v.Volatile()
+		}
 		for _, f := range files {
 			key := cursorKey(f.Provider, f.Path)
+			if seen[key] {
+				continue
+			}
 			seen[key] = true
 			r.rep.FilesSeen++
+			if volatile {
+				todo = append(todo, job{file: f, prov: p})
+				continue
+			}
 			fi, err := os.Stat(f.Path)
 			if err != nil {
 				r.st.discover = append(r.st.discover, core.Problem{Code: statCode(err), Provider: f.Provider, Path: f.Path})
@@ -207,8 +221,8 @@ func (r *run) plan() []job {
 		}
 	}
 	active := map[string]bool{}
-	for _, p := range r.opts.Providers {
-		active[p.Name()] = true
+	for _, src := range r.opts.Sources {
+		active[src.Provider.Name()] = true
 	}
 	for key, c := range r.st.cursors {
 		if active[c.Provider] && !seen[key] && !c.Missing {
@@ -222,6 +236,10 @@ func (r *run) plan() []job {
 }
 
 func statCode(err error) string {
+	var re *core.ReadError
+	if errors.As(err, &re) {
+		return re.Code
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return core.ProblemFileVanished
 	}

@@ -41,7 +41,7 @@ func (f *fixture) env() core.Env {
 func (f *fixture) importOnce(t *testing.T) *ingest.Report {
 	t.Helper()
 	rep, err := ingest.Run(context.Background(), ingest.Options{Home: f.store, Env: f.env(),
-		Providers: sources.Builtin(), Version: "test"})
+		Sources: automatic(), Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func TestConcurrentImportsSerialize(t *testing.T) {
 		go func(i int) {
 			defer wg.Done()
 			reps[i], errs[i] = ingest.Run(context.Background(), ingest.Options{Home: f.store, Env: f.env(),
-				Providers: sources.Builtin(), Version: "test", Busy: func() {}})
+				Sources: automatic(), Version: "test", Busy: func() {}})
 		}(i)
 	}
 	wg.Wait()
@@ -249,8 +249,16 @@ func TestBusyWithoutWaiting(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Unlock()
-	_, err = ingest.Run(context.Background(), ingest.Options{Home: f.store, Env: f.env(), Providers: sources.Builtin()})
+	_, err = ingest.Run(context.Background(), ingest.Options{Home: f.store, Env: f.env(), Sources: automatic()})
 	if err != ingest.ErrBusy {
 		t.Fatalf("got %v, want ErrBusy", err)
 	}
+}
+
+func automatic() []core.Source {
+	var out []core.Source
+	for _, p := range sources.Builtin() {
+		out = append(out, core.Source{Kind: core.KindAutomatic, Provider: p})
+	}
+	return out
 }

@@ -84,8 +84,8 @@ func (r *run) sourceStats(c *core.Cursors) []refs.SourceStats {
 		by[k] = s
 		return s
 	}
-	for _, p := range r.opts.Providers {
-		get(key{p: p.Name()})
+	for _, src := range r.opts.Sources {
+		get(key{src.Provider.Name(), src.Root, src.Group})
 	}
 	for _, f := range c.Files {
 		s := get(key{f.Provider, f.Root, f.Group})

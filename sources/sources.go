@@ -81,17 +81,31 @@ type Report struct {
 // MaxIssues bounds the discovery issues reported per source.
 const MaxIssues = 20
 
-// Discover lists every provider's sources without reading any history.
-func Discover(env core.Env, provs []core.Provider, exists func(string) bool) *Report {
-	rep := &Report{AutomaticDiscovery: true, Sources: []SourceRow{}}
-	for _, p := range provs {
-		files, problems := p.Discover(env)
-		row := SourceRow{Provider: p.Name(), Selection: Selection{Kind: "automatic"}, Files: len(files), Issues: []core.Problem{}}
-		if r, ok := p.(Rooted); ok {
-			row.Location = r.Root(env)
-			row.Present = exists(row.Location)
-		} else {
-			row.Present = len(files) > 0
+// Discover lists every planned source without reading any history.
+func Discover(env core.Env, cfg *Config, planned []core.Source, exists func(string) bool) *Report {
+	rep := &Report{AutomaticDiscovery: cfg.Automatic(), Sources: []SourceRow{}}
+	for _, src := range planned {
+		files, problems := src.Discover(env)
+		row := SourceRow{Provider: src.Provider.Name(), Selection: Selection{Kind: src.Kind}, Files: len(files),
+			Issues: []core.Problem{}}
+		switch {
+		case src.Kind == core.KindConfigured:
+			root := src.Root
+			row.Selection.Root = &root
+			if src.Group != "" {
+				group := src.Group
+				row.Selection.Group = &group
+			}
+			row.Location, row.Present = src.Dir, exists(src.Dir)
+		case src.Kind == core.KindPlugin:
+			row.Present = true
+		default:
+			if r, ok := src.Provider.(Rooted); ok {
+				row.Location = r.Root(env)
+				row.Present = exists(row.Location)
+			} else {
+				row.Present = len(files) > 0
+			}
 		}
 		if len(problems) > MaxIssues {
 			problems, row.Truncated = problems[:MaxIssues], true

@@ -7,6 +7,7 @@ import (
 
 	"ctx/ingest"
 	"ctx/query"
+	"ctx/sources"
 )
 
 // Exit codes, listed by `ctx help exit-codes`.
@@ -24,7 +25,7 @@ const exitCodesHelp = `Exit codes of ctx:
 
   0  success
   1  failure not listed below
-  2  usage error: unknown flag, bad value, missing argument
+  2  usage error: unknown flag, bad value, missing argument, invalid config.toml
   3  not found: no session or event with that id in the active generation
   4  no history: nothing has been imported yet (run ctx import)
   5  damaged: ctx verify found damage, or an object failed its hash check
@@ -48,6 +49,8 @@ func exitCode(err error) (int, string) {
 		return exitOK, ""
 	case errors.As(err, &ue):
 		return exitUsage, string(query.CodeInvalidRequest)
+	case errors.As(err, new(*sources.ConfigError)):
+		return exitUsage, "invalid_config"
 	case errors.Is(err, ingest.ErrBusy):
 		return exitBusy, string(query.CodeBusy)
 	}

@@ -51,14 +51,18 @@ func newImportCmd(env *Env, f *format) *cobra.Command {
 }
 
 func runImport(ctx context.Context, env *Env, f *format, opts *importOptions) error {
-	provs, err := sources.Select(sources.Builtin(), opts.Sources)
+	cfg, err := sources.LoadConfig(env.Source())
+	if err != nil {
+		return err
+	}
+	planned, err := sources.Plan(cfg, opts.Sources)
 	if err != nil {
 		return usagef("%v", err)
 	}
 	start := time.Now()
 	tty := !f.json() && env.IsTTY(env.Stderr)
 	rep, err := ingest.Run(ctx, ingest.Options{
-		Home: env.CtxHome(), Env: env.Source(), Providers: provs, Version: version, Now: env.Now,
+		Home: env.CtxHome(), Env: env.Source(), Sources: planned, Version: version, Now: env.Now,
 		Busy: func() { fmt.Fprintln(env.Stderr, "ctx: another import is writing the store; waiting for it…") },
 		Progress: func(p ingest.Progress) {
 			if tty {

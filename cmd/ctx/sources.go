@@ -18,19 +18,37 @@ func newSourcesCmd(env *Env, f *format) *cobra.Command {
 			if err := f.check("text", "json"); err != nil {
 				return err
 			}
-			rep := sources.Discover(env.Source(), sources.Builtin(), func(p string) bool {
+			cfg, err := sources.LoadConfig(env.Source())
+			if err != nil {
+				return err
+			}
+			planned, err := sources.Plan(cfg, nil)
+			if err != nil {
+				return err
+			}
+			rep := sources.Discover(env.Source(), cfg, planned, func(p string) bool {
 				_, err := os.Stat(p)
 				return err == nil
 			})
 			if f.json() {
 				return writeJSON(env.Stdout, rep)
 			}
+			if !rep.AutomaticDiscovery {
+				fmt.Fprintln(env.Stdout, "automatic discovery is off (config.toml)")
+			}
 			for _, s := range rep.Sources {
 				state := "not found"
 				if s.Present {
 					state = fmt.Sprintf("%d files", s.Files)
 				}
-				fmt.Fprintf(env.Stdout, "%-12s %-9s %-40s %s\n", s.Provider, s.Selection.Kind, s.Location, state)
+				name := s.Selection.Kind
+				if s.Selection.Root != nil {
+					name += " root=" + *s.Selection.Root
+				}
+				if s.Selection.Group != nil {
+					name += " group=" + *s.Selection.Group
+				}
+				fmt.Fprintf(env.Stdout, "%-12s %-28s %-40s %s\n", s.Provider, name, oneLine(s.Location), state)
 				for _, is := range s.Issues {
 					fmt.Fprintf(env.Stdout, "  issue %s\n", is)
 				}

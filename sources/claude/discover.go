@@ -29,11 +29,17 @@ func HistoryRoot(env core.Env) string {
 // and projects/<slug>/<session>/subagents/agent-*.jsonl under the history
 // root, sorted by path. A missing root or directory is not a problem; an
 // unreadable one is reported and skipped.
-func (*Provider) Discover(env core.Env) ([]core.SourceFile, []core.Problem) {
+func (p *Provider) Discover(env core.Env) ([]core.SourceFile, []core.Problem) {
 	root := HistoryRoot(env)
 	if root == "" {
 		return nil, nil
 	}
+	return p.DiscoverIn(root)
+}
+
+// DiscoverIn lists the history of a Claude Code config directory at root
+// (a configured root: a backup, another machine's ~/.claude).
+func (*Provider) DiscoverIn(root string) ([]core.SourceFile, []core.Problem) {
 	var d discovery
 	projects := filepath.Join(root, "projects")
 	for _, slug := range d.readDir(projects) {

@@ -1,0 +1,148 @@
+package sources
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"ctx/core"
+)
+
+// Config is $XDG_CONFIG_HOME/ctx/config.toml (documented by ctx docs show
+// config). A missing file is the default configuration.
+type Config struct {
+	AutomaticDiscovery *bool              `toml:"automatic_discovery"`
+	Sources            []ConfiguredSource `toml:"source"`
+	Plugins            []PluginSource     `toml:"plugin"`
+	Redaction          struct {
+		Enabled *bool `toml:"enabled"`
+	} `toml:"redaction"`
+	path string
+}
+
+// ConfiguredSource is a [[source]] table: a named root of one provider.
+type ConfiguredSource struct {
+	Root     string `toml:"root"`
+	Group    string `toml:"group"`
+	Provider string `toml:"provider"`
+	Path     string `toml:"path"`
+}
+
+// PluginSource is a [[plugin]] table: an external command that prints
+// normalized JSONL (docs: plugin-sources).
+type PluginSource struct {
+	Name    string   `toml:"name"`
+	Command []string `toml:"command"`
+	Timeout string   `toml:"timeout"`
+}
+
+// ConfigError is a configuration problem; it names the file and the entry,
+// never a secret value.
+type ConfigError struct {
+	Path string
+	Msg  string
+}
+
+func (e *ConfigError) Error() string { return fmt.Sprintf("config %s: %s", e.Path, e.Msg) }
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// ValidName reports whether s is a valid root or group name: 1 to 64 ASCII
+// letters, digits, hyphens or underscores.
+func ValidName(s string) bool { return nameRE.MatchString(s) }
+
+// ConfigPath returns $XDG_CONFIG_HOME/ctx/config.toml, else
+// ~/.config/ctx/config.toml.
+func ConfigPath(env core.Env) string {
+	if x := env.Get("XDG_CONFIG_HOME"); x != "" {
+		return filepath.Join(x, "ctx", "config.toml")
+	}
+	return filepath.Join(env.Home, ".config", "ctx", "config.toml")
+}
+
+// LoadConfig reads and validates the configuration.
+func LoadConfig(env core.Env) (*Config, error) {
+	c := &Config{path: ConfigPath(env)}
+	data, err := os.ReadFile(c.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return nil, &ConfigError{Path: c.path, Msg: err.Error()}
+	}
+	md, err := toml.Decode(string(data), c)
+	if err != nil {
+		return nil, &ConfigError{Path: c.path, Msg: "not valid TOML: " + err.Error()}
+	}
+	if undec := md.Undecoded(); len(undec) > 0 {
+		return nil, &ConfigError{Path: c.path, Msg: fmt.Sprintf("unknown setting %s", undec[0])}
+	}
+	return c, c.validate(env)
+}
+
+// Automatic reports whether default locations are discovered.
+func (c *Config) Automatic() bool { return c.AutomaticDiscovery == nil || *c.AutomaticDiscovery }
+
+// RedactionEnabled reports whether secrets are redacted (the default).
+func (c *Config) RedactionEnabled() bool { return c.Redaction.Enabled == nil || *c.Redaction.Enabled }
+
+func (c *Config) validate(env core.Env) error {
+	known := map[string]bool{}
+	for _, p := range Builtin() {
+		known[p.Name()] = true
+	}
+	roots := map[string]bool{}
+	for i := range c.Sources {
+		s := &c.Sources[i]
+		where := fmt.Sprintf("[[source]] #%d", i+1)
+		switch {
+		case !ValidName(s.Root):
+			return &ConfigError{c.path, where + ": root must be 1-64 of A-Z a-z 0-9 _ -"}
+		case s.Group != "" && !ValidName(s.Group):
+			return &ConfigError{c.path, where + ": group must be 1-64 of A-Z a-z 0-9 _ -"}
+		case roots[s.Root]:
+			return &ConfigError{c.path, where + ": root " + s.Root + " is named twice"}
+		case !known[s.Provider]:
+			return &ConfigError{c.path, where + ": unknown provider (see ctx sources)"}
+		case s.Path == "":
+			return &ConfigError{c.path, where + ": path is required"}
+		}
+		roots[s.Root] = true
+		s.Path = expandHome(s.Path, env.Home)
+		if !filepath.IsAbs(s.Path) {
+			return &ConfigError{c.path, where + ": path must be absolute or start with ~/"}
+		}
+	}
+	for i, p := range c.Plugins {
+		where := fmt.Sprintf("[[plugin]] #%d", i+1)
+		if !ValidName(p.Name) || known[p.Name] {
+			return &ConfigError{c.path, where + ": name must be 1-64 of A-Z a-z 0-9 _ - and not a built-in provider"}
+		}
+		if len(p.Command) == 0 {
+			return &ConfigError{c.path, where + ": command is required"}
+		}
+		if p.Timeout != "" {
+			if d, err := time.ParseDuration(p.Timeout); err != nil || d <= 0 {
+				return &ConfigError{c.path, where + ": timeout must be a positive duration like 30s"}
+			}
+		}
+	}
+	return nil
+}
+
+func expandHome(p, home string) string {
+	if p == "~" {
+		return home
+	}
+	if strings.HasPrefix(p, "~/") {
+		return filepath.Join(home, p[2:])
+	}
+	return p
+}

@@ -1,0 +1,82 @@
+package sources
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ctx/core"
+)
+
+func writeConfig(t *testing.T, body string) core.Env {
+	t.Helper()
+	home := t.TempDir()
+	dir := filepath.Join(home, ".config", "ctx")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return core.Env{Home: home}
+}
+
+func TestLoadConfigDefaults(t *testing.T) {
+	cfg, err := LoadConfig(core.Env{Home: t.TempDir()})
+	if err != nil || !cfg.Automatic() || !cfg.RedactionEnabled() || len(cfg.Sources) != 0 {
+		t.Fatalf("defaults: %+v %v", cfg, err)
+	}
+	planned, _ := Plan(cfg, nil)
+	if len(planned) != len(Builtin()) {
+		t.Fatalf("planned %d sources", len(planned))
+	}
+}
+
+func TestLoadConfigValid(t *testing.T) {
+	env := writeConfig(t, `automatic_discovery = false
+[[source]]
+root = "Work_1"
+group = "g-2"
+provider = "claude-code"
+path = "~/cc"
+[[source]]
+root = "work_1"
+provider = "codex"
+path = "/srv/codex"
+`)
+	cfg, err := LoadConfig(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Automatic() || cfg.Sources[0].Path != filepath.Join(env.Home, "cc") {
+		t.Fatalf("%+v", cfg)
+	}
+	planned, err := Plan(cfg, []string{"codex"})
+	if err != nil || len(planned) != 1 || planned[0].Root != "work_1" || planned[0].Kind != core.KindConfigured {
+		t.Fatalf("plan: %+v %v", planned, err)
+	}
+}
+
+func TestLoadConfigInvalid(t *testing.T) {
+	cases := map[string]string{
+		"bad root":      "[[source]]\nroot = \"a b\"\nprovider = \"codex\"\npath = \"/x\"\n",
+		"long root":     "[[source]]\nroot = \"" + strings.Repeat("a", 65) + "\"\nprovider = \"codex\"\npath = \"/x\"\n",
+		"bad group":     "[[source]]\nroot = \"a\"\ngroup = \"x/y\"\nprovider = \"codex\"\npath = \"/x\"\n",
+		"dup root":      "[[source]]\nroot = \"a\"\nprovider = \"codex\"\npath = \"/x\"\n[[source]]\nroot = \"a\"\nprovider = \"codex\"\npath = \"/y\"\n",
+		"provider":      "[[source]]\nroot = \"a\"\nprovider = \"nope\"\npath = \"/x\"\n",
+		"relative path": "[[source]]\nroot = \"a\"\nprovider = \"codex\"\npath = \"x\"\n",
+		"unknown key":   "automatic_discovery = true\nsurprise = 1\n",
+		"not toml":      "[[source]\n",
+		"plugin cmd":    "[[plugin]]\nname = \"p\"\n",
+		"plugin name":   "[[plugin]]\nname = \"codex\"\ncommand = [\"x\"]\n",
+	}
+	for name, body := range cases {
+		_, err := LoadConfig(writeConfig(t, body))
+		var ce *ConfigError
+		if !errors.As(err, &ce) {
+			t.Errorf("%s: got %v, want ConfigError", name, err)
+		}
+	}
+}
