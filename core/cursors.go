@@ -19,7 +19,9 @@ type FileCursor struct {
 	Sessions []SessionID    `json:"sessions"`
 	Events   int            `json:"events"`
 	Problems map[string]int `json:"problems,omitempty"`
-	Missing  bool           `json:"missing,omitempty"` // the file is gone; its sessions are kept
+	// Redactions counts the secrets replaced in the file's events.
+	Redactions int  `json:"redactions,omitempty"`
+	Missing    bool `json:"missing,omitempty"` // the file is gone; its sessions are kept
 	// Companions is the size/mtime stamp of the file's companion files
 	// (see SourceFile.Companions), "" when it has none.
 	Companions string `json:"companions,omitempty"`

@@ -34,6 +34,11 @@ func (r *run) importFile(ctx context.Context, j job, docs chan<- index.Doc) erro
 	}
 	for i := range res.Sessions {
 		ps := &res.Sessions[i]
+		if r.opts.Redact != nil {
+			for k := range ps.Events {
+				cur.Redactions += r.opts.Redact(&ps.Events[k])
+			}
+		}
 		ps.Session.Source = core.SourceRef{Provider: j.file.Provider, Root: j.file.Root, Group: j.file.Group, Path: j.file.Path}
 		if err := r.storeSession(ctx, ps, docs); err != nil {
 			return err

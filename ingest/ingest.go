@@ -20,14 +20,18 @@ import (
 
 // Options configure one import.
 type Options struct {
-	Home      string // $CTX_HOME
-	Env       core.Env
-	Sources   []core.Source // where to read; sources.Plan builds them from the config
-	Version   string           // importer version recorded in the generation
-	Now       func() time.Time // clock; time.Now when nil
-	Workers   int              // parse workers; 2 when zero
-	Progress  func(Progress)   // called from one goroutine as files finish
-	Busy      func()           // called when another import holds the store
+	Home     string // $CTX_HOME
+	Env      core.Env
+	Sources  []core.Source    // where to read; sources.Plan builds them from the config
+	Version  string           // importer version recorded in the generation
+	Now      func() time.Time // clock; time.Now when nil
+	Workers  int              // parse workers; 2 when zero
+	Progress func(Progress)   // called from one goroutine as files finish
+	Busy     func()           // called when another import holds the store
+	// Redact, when set, rewrites secrets in an event's text fields in place
+	// and returns how many it replaced. It runs before anything is stored
+	// or indexed.
+	Redact func(*core.Event) int
 }
 
 // Progress is reported while files are read.

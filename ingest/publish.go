@@ -92,6 +92,7 @@ func (r *run) sourceStats(c *core.Cursors) []refs.SourceStats {
 		s.Files++
 		s.Sessions += len(f.Sessions)
 		s.Events += f.Events
+		s.Redactions += f.Redactions
 		for code, n := range f.Problems {
 			s.Problems[code] += n
 		}

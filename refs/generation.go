@@ -27,6 +27,8 @@ type SourceStats struct {
 	Sessions int            `json:"sessions"`
 	Events   int            `json:"events"`
 	Problems map[string]int `json:"problems,omitempty"`
+	// Redactions counts the secrets replaced before storage.
+	Redactions int `json:"redactions"`
 }
 
 // Generation is one published state of the store.
