@@ -9,6 +9,7 @@ import (
 
 	"ctx/core"
 	"ctx/index"
+	"ctx/sources"
 )
 
 // MaxLimit bounds the results of one search.
@@ -25,7 +26,17 @@ type SearchRequest struct {
 	Until       time.Time
 	PrimaryOnly bool
 	Limit       int
+	// SourceRoots and SourceGroups form one OR set of configured source
+	// selectors (spec 000), ANDed with the other filters.
+	SourceRoots  []string
+	SourceGroups []string
+	Roles        []string
+	Files        []string
+	Sessions     []string
 }
+
+// MaxSelectors bounds --source-root and --source-group (spec 000).
+const MaxSelectors = 64
 
 // SearchFilters echoes the resolved filters.
 type SearchFilters struct {
@@ -36,6 +47,11 @@ type SearchFilters struct {
 	Since        *time.Time `json:"since,omitempty"`
 	Until        *time.Time `json:"until,omitempty"`
 	PrimaryOnly  bool       `json:"primary_only"`
+	SourceRoots  []string   `json:"source_roots,omitempty"`
+	SourceGroups []string   `json:"source_groups,omitempty"`
+	Roles        []string   `json:"roles,omitempty"`
+	Files        []string   `json:"files,omitempty"`
+	Sessions     []string   `json:"sessions,omitempty"`
 }
 
 // SearchHit is one result.
@@ -98,7 +114,60 @@ func (req *SearchRequest) Validate() (core.Scope, error) {
 	if !req.Since.IsZero() && !req.Until.IsZero() && req.Until.Before(req.Since) {
 		return "", Errorf(CodeInvalidRequest, "until is before since")
 	}
+	if err := validSelectors(req.SourceRoots, req.SourceGroups); err != nil {
+		return "", err
+	}
+	for _, r := range req.Roles {
+		switch core.Role(r) {
+		case core.RoleUser, core.RoleAssistant, core.RoleSystem, core.RoleTool:
+		default:
+			return "", Errorf(CodeInvalidRequest, "role must be user, assistant, system or tool")
+		}
+	}
+	for _, id := range req.Sessions {
+		if _, err := core.ParseSessionID(id); err != nil {
+			return "", Errorf(CodeInvalidRequest, "a session filter is not a session id")
+		}
+	}
 	return scope, nil
+}
+
+// validSelectors checks source selectors; its messages never echo values.
+func validSelectors(roots, groups []string) error {
+	if len(roots) > MaxSelectors || len(groups) > MaxSelectors {
+		return Errorf(CodeInvalidRequest, "at most %d source roots and %d source groups", MaxSelectors, MaxSelectors)
+	}
+	for _, v := range append(append([]string{}, roots...), groups...) {
+		if !sources.ValidName(v) {
+			return Errorf(CodeInvalidRequest, "a source root or group is not 1-64 ASCII letters, digits, hyphens or underscores")
+		}
+	}
+	return nil
+}
+
+// resolveSelectors fails closed when a root or group is not a source of the
+// pinned generation.
+func (r *Reader) resolveSelectors(roots, groups []string) error {
+	knownRoots, knownGroups := map[string]bool{}, map[string]bool{}
+	for _, s := range r.gen.Sources {
+		if s.Root != "" {
+			knownRoots[s.Root] = true
+		}
+		if s.Group != "" {
+			knownGroups[s.Group] = true
+		}
+	}
+	for _, v := range roots {
+		if !knownRoots[v] {
+			return Errorf(CodeInvalidRequest, "unknown source root (see ctx sources)")
+		}
+	}
+	for _, v := range groups {
+		if !knownGroups[v] {
+			return Errorf(CodeInvalidRequest, "unknown source group (see ctx sources)")
+		}
+	}
+	return nil
 }
 
 func knownType(t string) bool {
@@ -126,13 +195,27 @@ func (r *Reader) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 	if !req.Until.IsZero() {
 		out.Filters.Until = &req.Until
 	}
+	out.Filters.SourceRoots, out.Filters.SourceGroups = req.SourceRoots, req.SourceGroups
+	out.Filters.Roles, out.Filters.Files, out.Filters.Sessions = req.Roles, req.Files, req.Sessions
+	if err := r.resolveSelectors(req.SourceRoots, req.SourceGroups); err != nil {
+		return nil, err
+	}
 	idx, err := r.index()
 	if err != nil {
 		return nil, err
 	}
-	res, err := idx.Search(ctx, index.Query{Text: req.Query, Scope: scope, EventType: core.EventType(req.EventType),
+	q := index.Query{Text: req.Query, Scope: scope, EventType: core.EventType(req.EventType),
 		Providers: req.Providers, Workspace: req.Workspace, Since: req.Since, Until: req.Until,
-		PrimaryOnly: req.PrimaryOnly, Limit: req.Limit, Superseded: r.superseded})
+		PrimaryOnly: req.PrimaryOnly, Limit: req.Limit, Superseded: r.superseded,
+		SourceRoots: req.SourceRoots, SourceGroups: req.SourceGroups, Files: req.Files}
+	for _, role := range req.Roles {
+		q.Roles = append(q.Roles, core.Role(role))
+	}
+	for _, id := range req.Sessions {
+		sid, _ := core.ParseSessionID(id)
+		q.Sessions = append(q.Sessions, sid)
+	}
+	res, err := idx.Search(ctx, q)
 	if err != nil {
 		return nil, &Error{Code: CodeIndex, Message: "search failed", Err: err}
 	}

@@ -20,6 +20,11 @@ type searchOptions struct {
 	Until       string
 	PrimaryOnly bool
 	Limit       int
+	Roots       []string
+	Groups      []string
+	Roles       []string
+	Files       []string
+	Sessions    []string
 }
 
 func newSearchCmd(env *Env, f *format) *cobra.Command {
@@ -50,6 +55,11 @@ func newSearchCmd(env *Env, f *format) *cobra.Command {
 	fl.StringVar(&opts.Until, "until", "", "only events before this time")
 	fl.BoolVar(&opts.PrimaryOnly, "primary-only", false, "exclude subagent sessions")
 	fl.IntVar(&opts.Limit, "limit", 20, "maximum results")
+	fl.StringArrayVar(&opts.Roots, "source-root", nil, "only this configured source root (repeatable, OR with --source-group)")
+	fl.StringArrayVar(&opts.Groups, "source-group", nil, "only this configured source group (repeatable)")
+	fl.StringSliceVar(&opts.Roles, "role", nil, "only these roles: user, assistant, system, tool")
+	fl.StringArrayVar(&opts.Files, "file", nil, "only events that touched this path or file name (repeatable)")
+	fl.StringArrayVar(&opts.Sessions, "session", nil, "only this session id (repeatable)")
 	return cmd
 }
 
@@ -73,7 +83,8 @@ func runSearch(ctx context.Context, env *Env, f *format, opts *searchOptions, q 
 		scope = ""
 	}
 	req := query.SearchRequest{Query: q, Scope: scope, EventType: opts.EventType,
-		Providers: opts.Providers, Workspace: ws, Since: since, Until: until, PrimaryOnly: opts.PrimaryOnly, Limit: opts.Limit}
+		Providers: opts.Providers, Workspace: ws, Since: since, Until: until, PrimaryOnly: opts.PrimaryOnly, Limit: opts.Limit,
+		SourceRoots: opts.Roots, SourceGroups: opts.Groups, Roles: opts.Roles, Files: opts.Files, Sessions: opts.Sessions}
 	if _, err := req.Validate(); err != nil {
 		return err
 	}
