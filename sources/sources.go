@@ -8,11 +8,12 @@ import (
 	"ctx/core"
 	"ctx/sources/claude"
 	"ctx/sources/codex"
+	"ctx/sources/gemini"
 )
 
 // Builtin returns every built-in provider, in a stable order.
 func Builtin() []core.Provider {
-	return []core.Provider{claude.New(), codex.New()}
+	return []core.Provider{claude.New(), codex.New(), gemini.New()}
 }
 
 // Names returns the provider ids of ps.
