@@ -6,14 +6,16 @@ import (
 	"strings"
 
 	"ctx/core"
+	"ctx/sources/aider"
 	"ctx/sources/claude"
 	"ctx/sources/codex"
+	"ctx/sources/copilot"
 	"ctx/sources/gemini"
 )
 
 // Builtin returns every built-in provider, in a stable order.
 func Builtin() []core.Provider {
-	return []core.Provider{claude.New(), codex.New(), gemini.New()}
+	return []core.Provider{claude.New(), codex.New(), gemini.New(), copilot.New(), aider.New()}
 }
 
 // Names returns the provider ids of ps.
