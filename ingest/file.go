@@ -24,6 +24,16 @@ func (r *run) importFile(ctx context.Context, j job, docs chan<- index.Doc) erro
 		}
 		return nil
 	}
+	if len(res.Sessions) == 0 && len(res.Problems) > 0 {
+		// Nothing readable (a file caught mid-rewrite, a locked database):
+		// count the problems but keep the previous cursor, so the file's
+		// sessions stay counted and the next import reads it again.
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.rep.Problems = append(r.rep.Problems, res.Problems...)
+		r.st.discover = append(r.st.discover, res.Problems...)
+		return nil
+	}
 	cur := core.FileCursor{Provider: j.file.Provider, Path: j.file.Path, Root: j.file.Root, Group: j.file.Group,
 		Size: j.size, ModTime: j.mtime, Companions: j.companions}
 	for _, p := range res.Problems {

@@ -7,7 +7,9 @@ import (
 
 	"ctx/core"
 	"ctx/sources/aider"
+	"ctx/sources/amp"
 	"ctx/sources/claude"
+	"ctx/sources/cline"
 	"ctx/sources/codex"
 	"ctx/sources/copilot"
 	"ctx/sources/gemini"
@@ -15,7 +17,9 @@ import (
 
 // Builtin returns every built-in provider, in a stable order.
 func Builtin() []core.Provider {
-	return []core.Provider{claude.New(), codex.New(), gemini.New(), copilot.New(), aider.New()}
+	ps := []core.Provider{claude.New(), codex.New(), gemini.New(), copilot.New(), amp.New()}
+	ps = append(ps, cline.All()...)
+	return append(ps, aider.New())
 }
 
 // Names returns the provider ids of ps.

@@ -1,0 +1,213 @@
+package amp
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// thread is a thread file T-<uuid>.json, rewritten whole on every save.
+type thread struct {
+	V             int               `json:"v"`
+	ID            string            `json:"id"`
+	Created       int64             `json:"created"`
+	Title         string            `json:"title"`
+	AgentMode     string            `json:"agentMode"`
+	Env           *threadEnv        `json:"env"`
+	Messages      []json.RawMessage `json:"messages"`
+	Relationships []relationship    `json:"relationships"`
+	UsageLedger   *struct {
+		Events []ledgerEvent `json:"events"`
+	} `json:"usageLedger"`
+}
+
+type threadEnv struct {
+	Initial struct {
+		Trees []tree   `json:"trees"`
+		Tags  []string `json:"tags"`
+	} `json:"initial"`
+}
+
+// tree is a workspace root of the thread: a file:// URI and its git state.
+type tree struct {
+	DisplayName string `json:"displayName"`
+	URI         string `json:"uri"`
+	Repository  *struct {
+		URL string `json:"url"`
+		Ref string `json:"ref"`
+		Sha string `json:"sha"`
+	} `json:"repository"`
+}
+
+// relationship links a thread to another (handoff, fork, mention).
+type relationship struct {
+	ThreadID string `json:"threadID"`
+	Type     string `json:"type"`
+	Role     string `json:"role"`
+}
+
+// ledgerEvent is a usage ledger entry; inference entries name the
+// assistant message they produced and carry the only timestamp it has.
+type ledgerEvent struct {
+	Timestamp     string `json:"timestamp"`
+	OperationType string `json:"operationType"`
+	ToMessageID   *int   `json:"toMessageId"`
+}
+
+// message is one element of messages[].
+type message struct {
+	Role      string          `json:"role"`
+	MessageID *int            `json:"messageId"`
+	Content   json.RawMessage `json:"content"`
+	Usage     *struct {
+		Model     string `json:"model"`
+		Timestamp string `json:"timestamp"`
+	} `json:"usage"`
+	Meta *struct {
+		SentAt int64 `json:"sentAt"`
+	} `json:"meta"`
+}
+
+// block is a content block: text, thinking, tool_use, tool_result
+// (toolUseID and run), summary (info messages).
+type block struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	Thinking  string          `json:"thinking"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"toolUseID"`
+	Run       *run            `json:"run"`
+	Summary   json.RawMessage `json:"summary"`
+}
+
+// run is a tool result's execution state.
+type run struct {
+	Status   string          `json:"status"`
+	Result   json.RawMessage `json:"result"`
+	Error    json.RawMessage `json:"error"`
+	Progress json.RawMessage `json:"progress"`
+}
+
+// workspace returns the path of the first tree's file:// URI.
+func (t *thread) workspace() string {
+	if t.Env == nil || len(t.Env.Initial.Trees) == 0 {
+		return ""
+	}
+	u, err := url.Parse(t.Env.Initial.Trees[0].URI)
+	if err != nil || u.Scheme != "file" {
+		return ""
+	}
+	p := u.Path
+	if len(p) >= 3 && p[0] == '/' && p[2] == ':' { // file:///c:/… on Windows
+		p = p[1:]
+	}
+	return p
+}
+
+// branch returns the first tree's branch (repository.ref without
+// refs/heads/).
+func (t *thread) branch() string {
+	if t.Env == nil || len(t.Env.Initial.Trees) == 0 || t.Env.Initial.Trees[0].Repository == nil {
+		return ""
+	}
+	return strings.TrimPrefix(t.Env.Initial.Trees[0].Repository.Ref, "refs/heads/")
+}
+
+// tagModel returns the model named in env tags ("model:<id>").
+func (t *thread) tagModel() string {
+	if t.Env == nil {
+		return ""
+	}
+	for _, tag := range t.Env.Initial.Tags {
+		if m, ok := strings.CutPrefix(tag, "model:"); ok {
+			return m
+		}
+	}
+	return ""
+}
+
+// ledgerTimes maps assistant message ids to their inference timestamps.
+func (t *thread) ledgerTimes() map[int]time.Time {
+	out := map[int]time.Time{}
+	if t.UsageLedger == nil {
+		return out
+	}
+	for _, e := range t.UsageLedger.Events {
+		if e.ToMessageID == nil || e.OperationType != "inference" {
+			continue
+		}
+		if ts, err := time.Parse(time.RFC3339Nano, e.Timestamp); err == nil {
+			out[*e.ToMessageID] = ts.UTC()
+		}
+	}
+	return out
+}
+
+func firstByte(b []byte) byte {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	if len(b) == 0 {
+		return 0
+	}
+	return b[0]
+}
+
+// jsonString decodes a JSON string value; other values are returned as
+// their JSON text.
+func jsonString(raw json.RawMessage) string {
+	if firstByte(raw) != '"' {
+		return string(bytes.TrimSpace(raw))
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return string(bytes.TrimSpace(raw))
+	}
+	return s
+}
+
+// renderArgs renders a JSON object as "key: value" lines in written order,
+// strings unquoted; anything else is returned as is.
+func renderArgs(args json.RawMessage) string {
+	if firstByte(args) != '{' {
+		return jsonString(args)
+	}
+	dec := json.NewDecoder(bytes.NewReader(args))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return string(args)
+	}
+	var b strings.Builder
+	for dec.More() {
+		k, err := dec.Token()
+		key, isKey := k.(string)
+		var v json.RawMessage
+		if err != nil || !isKey || dec.Decode(&v) != nil {
+			return string(args)
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(key)
+		b.WriteString(": ")
+		b.WriteString(jsonString(v))
+	}
+	return b.String()
+}
+
+// maxOther bounds the text of bookkeeping (other) events.
+const maxOther = 300
+
+// clip shortens s to at most n bytes on a rune boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}

@@ -1,0 +1,205 @@
+package cline
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// modelInfo is the model stamp of an API message or UI row (Cline 3.x+).
+type modelInfo struct {
+	ModelID    string `json:"modelId"`
+	ProviderID string `json:"providerId"`
+	Mode       string `json:"mode"`
+}
+
+// apiMessage is one element of api_conversation_history.json: an
+// Anthropic-style message plus Cline's ts/modelInfo and Roo's condense
+// markers.
+type apiMessage struct {
+	Role               string          `json:"role"`
+	Content            json.RawMessage `json:"content"`
+	Ts                 int64           `json:"ts"`
+	ModelInfo          *modelInfo      `json:"modelInfo"`
+	IsSummary          bool            `json:"isSummary"`
+	IsTruncationMarker bool            `json:"isTruncationMarker"`
+}
+
+// block is one content block of an API message.
+type block struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	Thinking  string          `json:"thinking"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	CallID    string          `json:"call_id"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
+}
+
+// blocks returns the message content as blocks: a string content is one
+// text block. ok is false when the content has an unexpected shape.
+func (m *apiMessage) blocks() (bs []block, ok bool) {
+	switch firstByte(m.Content) {
+	case '"':
+		return []block{{Type: "text", Text: jsonString(m.Content)}}, true
+	case '[':
+		// A block of an unexpected shape fails only itself: decoding goes
+		// on, and blocks without a type are dropped.
+		ok = json.Unmarshal(m.Content, &bs) == nil
+		out := bs[:0]
+		for _, b := range bs {
+			if b.Type == "" {
+				ok = false
+				continue
+			}
+			out = append(out, b)
+		}
+		return out, ok
+	case 0, 'n':
+		return nil, true
+	}
+	return nil, false
+}
+
+func (m *apiMessage) model() string {
+	if m.ModelInfo == nil {
+		return ""
+	}
+	return m.ModelInfo.ModelID
+}
+
+// uiRow is one element of ui_messages.json.
+type uiRow struct {
+	Ts                int64           `json:"ts"`
+	Type              string          `json:"type"`
+	Say               string          `json:"say"`
+	Ask               string          `json:"ask"`
+	Text              string          `json:"text"`
+	Reasoning         string          `json:"reasoning"`
+	ModelInfo         *modelInfo      `json:"modelInfo"`
+	HistoryIndex      *int            `json:"conversationHistoryIndex"`
+	DeletedRange      json.RawMessage `json:"conversationHistoryDeletedRange"`
+	ContextCondense   *condense       `json:"contextCondense"`
+	ContextTruncation json.RawMessage `json:"contextTruncation"`
+}
+
+// condense is Roo's contextCondense payload of a condense_context row.
+type condense struct {
+	Summary string `json:"summary"`
+}
+
+// kind returns "say:<value>" or "ask:<value>", the row's native type.
+func (r *uiRow) kind() string {
+	switch r.Type {
+	case "say":
+		return "say:" + r.Say
+	case "ask":
+		return "ask:" + r.Ask
+	}
+	return r.Type
+}
+
+func (r *uiRow) model() string {
+	if r.ModelInfo == nil {
+		return ""
+	}
+	return r.ModelInfo.ModelID
+}
+
+// historyItem is Roo's per-task history_item.json (also the shape of the
+// task history entries of Cline and Kilo Code).
+type historyItem struct {
+	ID           string `json:"id"`
+	RootTaskID   string `json:"rootTaskId"`
+	ParentTaskID string `json:"parentTaskId"`
+	Task         string `json:"task"`
+	Workspace    string `json:"workspace"`
+	Mode         string `json:"mode"`
+}
+
+// taskMetadata is the part of task_metadata.json that names models.
+type taskMetadata struct {
+	ModelUsage []struct {
+		ModelID string `json:"model_id"`
+	} `json:"model_usage"`
+}
+
+func firstByte(b []byte) byte {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	if len(b) == 0 {
+		return 0
+	}
+	return b[0]
+}
+
+// jsonString decodes a JSON string value; other values are returned as
+// their JSON text.
+func jsonString(raw json.RawMessage) string {
+	if firstByte(raw) != '"' {
+		return string(bytes.TrimSpace(raw))
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return string(bytes.TrimSpace(raw))
+	}
+	return s
+}
+
+// renderArgs renders a JSON object as "key: value" lines in written order,
+// strings unquoted; anything else is returned as is.
+func renderArgs(args json.RawMessage) string {
+	if firstByte(args) != '{' {
+		return jsonString(args)
+	}
+	dec := json.NewDecoder(bytes.NewReader(args))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return string(args)
+	}
+	var b strings.Builder
+	for dec.More() {
+		k, err := dec.Token()
+		key, isKey := k.(string)
+		var v json.RawMessage
+		if err != nil || !isKey || dec.Decode(&v) != nil {
+			return string(args)
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(key)
+		b.WriteString(": ")
+		b.WriteString(jsonString(v))
+	}
+	return b.String()
+}
+
+// millis converts epoch milliseconds to UTC; 0 is the zero time.
+func millis(ms int64) time.Time {
+	if ms <= 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
+}
+
+// maxOther bounds the text of bookkeeping (other) events.
+const maxOther = 300
+
+// clip shortens s to at most n bytes on a rune boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
