@@ -12,12 +12,13 @@ import (
 	"ctx/sources/cline"
 	"ctx/sources/codex"
 	"ctx/sources/copilot"
+	"ctx/sources/cursor"
 	"ctx/sources/gemini"
 )
 
 // Builtin returns every built-in provider, in a stable order.
 func Builtin() []core.Provider {
-	ps := []core.Provider{claude.New(), codex.New(), gemini.New(), copilot.New(), amp.New()}
+	ps := []core.Provider{claude.New(), codex.New(), gemini.New(), copilot.New(), amp.New(), cursor.New()}
 	ps = append(ps, cline.All()...)
 	return append(ps, aider.New())
 }
