@@ -14,11 +14,12 @@ import (
 	"ctx/sources/copilot"
 	"ctx/sources/cursor"
 	"ctx/sources/gemini"
+	"ctx/sources/opencode"
 )
 
 // Builtin returns every built-in provider, in a stable order.
 func Builtin() []core.Provider {
-	ps := []core.Provider{claude.New(), codex.New(), gemini.New(), copilot.New(), amp.New(), cursor.New()}
+	ps := []core.Provider{claude.New(), codex.New(), gemini.New(), copilot.New(), amp.New(), cursor.New(), opencode.New()}
 	ps = append(ps, cline.All()...)
 	return append(ps, aider.New())
 }

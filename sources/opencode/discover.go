@@ -1,0 +1,131 @@
+package opencode
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"ctx/core"
+)
+
+// DBEnv names OpenCode's database override: an absolute path, or a path
+// relative to the data directory (":memory:" keeps no history).
+const DBEnv = "OPENCODE_DB"
+
+// mainDB is the database of OpenCode's main release channel; its presence
+// also tells that the legacy storage/ directory was migrated into it.
+const mainDB = "opencode.db"
+
+// DataDir returns OpenCode's data directory: $XDG_DATA_HOME/opencode, else
+// <home>/.local/share/opencode, else "".
+func DataDir(env core.Env) string {
+	if x := env.Get("XDG_DATA_HOME"); x != "" {
+		return filepath.Join(x, "opencode")
+	}
+	if env.Home == "" {
+		return ""
+	}
+	return filepath.Join(env.Home, ".local", "share", "opencode")
+}
+
+// Discover lists the databases of the data directory, the database named by
+// $OPENCODE_DB, and, when the data directory has no opencode.db, the
+// sessions of its legacy storage/ directory. Output is sorted by path.
+func (*Provider) Discover(env core.Env) ([]core.SourceFile, []core.Problem) {
+	var d discovery
+	dir := DataDir(env)
+	if dir != "" {
+		d.dataDir(dir)
+	}
+	if db := env.Get(DBEnv); db != "" && db != ":memory:" {
+		if !filepath.IsAbs(db) && dir != "" {
+			db = filepath.Join(dir, db)
+		}
+		if filepath.IsAbs(db) {
+			d.database(db)
+		}
+	}
+	return d.result()
+}
+
+// DiscoverIn lists the same layout under dir, a data directory.
+func (*Provider) DiscoverIn(dir string) ([]core.SourceFile, []core.Problem) {
+	var d discovery
+	d.dataDir(dir)
+	return d.result()
+}
+
+// discovery collects files and problems.
+type discovery struct {
+	files    []core.SourceFile
+	problems []core.Problem
+}
+
+func (d *discovery) result() ([]core.SourceFile, []core.Problem) {
+	slices.SortFunc(d.files, func(a, b core.SourceFile) int { return strings.Compare(a.Path, b.Path) })
+	d.files = slices.CompactFunc(d.files, func(a, b core.SourceFile) bool { return a.Path == b.Path })
+	return d.files, d.problems
+}
+
+// dataDir adds the databases of dir, or its legacy storage when it has no
+// opencode.db (OpenCode migrates storage/ into opencode.db once and then
+// never reads it again; the ids are the same).
+func (d *discovery) dataDir(dir string) {
+	hasMain := false
+	for _, e := range d.readDir(dir) {
+		if !isDatabaseName(e.Name()) {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		if d.isFile(path, e) {
+			d.addDB(path)
+			hasMain = hasMain || e.Name() == mainDB
+		}
+	}
+	if !hasMain {
+		d.storage(filepath.Join(dir, "storage"))
+	}
+}
+
+// database adds one database named by path, when it exists.
+func (d *discovery) database(path string) {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		d.problem(core.ProblemUnreadable, path)
+	case st.Mode().IsRegular():
+		d.addDB(path)
+	}
+}
+
+func (d *discovery) addDB(path string) {
+	d.files = append(d.files, core.SourceFile{Provider: ProviderID, Path: path,
+		Companions: []string{path + "-wal", path + "-shm"}})
+}
+
+// readDir lists a directory; a missing one yields nothing, an unreadable
+// one a problem and whatever entries could be read.
+func (d *discovery) readDir(dir string) []fs.DirEntry {
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		d.problem(core.ProblemUnreadable, dir)
+	}
+	return entries
+}
+
+// isFile reports whether the entry is a regular file, following symlinks.
+func (d *discovery) isFile(path string, e fs.DirEntry) bool {
+	if e.Type()&fs.ModeSymlink == 0 {
+		return e.Type().IsRegular()
+	}
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
+}
+
+func (d *discovery) problem(code, path string) {
+	d.problems = append(d.problems, core.Problem{Code: code, Provider: ProviderID, Path: path})
+}
