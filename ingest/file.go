@@ -44,10 +44,13 @@ func (r *run) importFile(ctx context.Context, j job, docs chan<- index.Doc) erro
 	}
 	for i := range res.Sessions {
 		ps := &res.Sessions[i]
-		if r.opts.Redact != nil {
+		if red := r.opts.Redactor; red != nil {
 			for k := range ps.Events {
-				cur.Redactions += r.opts.Redact(&ps.Events[k])
+				cur.Redactions += red.Event(&ps.Events[k])
 			}
+			var n int
+			ps.Session.Title, n = red.String(ps.Session.Title)
+			cur.Redactions += n
 		}
 		ps.Session.Source = core.SourceRef{Provider: j.file.Provider, Root: j.file.Root, Group: j.file.Group, Path: j.file.Path}
 		if err := r.storeSession(ctx, ps, docs); err != nil {

@@ -28,10 +28,15 @@ type Options struct {
 	Workers  int              // parse workers; 2 when zero
 	Progress func(Progress)   // called from one goroutine as files finish
 	Busy     func()           // called when another import holds the store
-	// Redact, when set, rewrites secrets in an event's text fields in place
-	// and returns how many it replaced. It runs before anything is stored
-	// or indexed.
-	Redact func(*core.Event) int
+	// Redactor, when set, replaces secrets in every event and session title
+	// before anything is stored or indexed.
+	Redactor Redactor
+}
+
+// Redactor replaces secrets in place and counts them.
+type Redactor interface {
+	Event(*core.Event) int
+	String(string) (string, int)
 }
 
 // Progress is reported while files are read.

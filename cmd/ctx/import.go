@@ -10,6 +10,7 @@ import (
 
 	"ctx/ingest"
 	"ctx/sources"
+	"ctx/sources/redact"
 )
 
 type importOptions struct {
@@ -59,10 +60,14 @@ func runImport(ctx context.Context, env *Env, f *format, opts *importOptions) er
 	if err != nil {
 		return usagef("%v", err)
 	}
+	var red ingest.Redactor
+	if cfg.RedactionEnabled() {
+		red = redact.New()
+	}
 	start := time.Now()
 	tty := !f.json() && env.IsTTY(env.Stderr)
 	rep, err := ingest.Run(ctx, ingest.Options{
-		Home: env.CtxHome(), Env: env.Source(), Sources: planned, Version: version, Now: env.Now,
+		Home: env.CtxHome(), Env: env.Source(), Sources: planned, Version: version, Now: env.Now, Redactor: red,
 		Busy: func() { fmt.Fprintln(env.Stderr, "ctx: another import is writing the store; waiting for it…") },
 		Progress: func(p ingest.Progress) {
 			if tty {

@@ -44,7 +44,15 @@ func printStatus(env *Env, st *query.Status) {
 	fmt.Fprintf(w, "Index: %d shards, %d documents, %s\n", st.Index.Shards, st.Index.Docs, humanBytes(st.Index.Bytes))
 	fmt.Fprintln(w, "Sources:")
 	for _, s := range st.Sources {
-		fmt.Fprintf(w, "  %-12s %5d files %6d sessions %8d events\n", s.Provider, s.Files, s.Sessions, s.Events)
+		name := s.Provider
+		if s.Root != "" {
+			name += " (" + s.Root + ")"
+		}
+		fmt.Fprintf(w, "  %-22s %5d files %6d sessions %8d events", name, s.Files, s.Sessions, s.Events)
+		if s.Redactions > 0 {
+			fmt.Fprintf(w, " %5d secrets redacted", s.Redactions)
+		}
+		fmt.Fprintln(w)
 	}
 	if len(st.Problems) > 0 {
 		codes := make([]string, 0, len(st.Problems))
