@@ -10,6 +10,7 @@ import (
 	_ "github.com/klauspost/compress/zstd"
 	_ "github.com/mark3labs/mcp-go/mcp"
 	_ "github.com/mattn/go-isatty"
+	_ "github.com/modelcontextprotocol/go-sdk/mcp"
 	_ "github.com/rogpeppe/go-internal/testscript"
 	_ "github.com/spf13/cobra"
 	_ "github.com/zeebo/blake3"
