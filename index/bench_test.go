@@ -82,7 +82,7 @@ func BenchmarkSearch(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer r.Close()
-	c := newCorpus(7)
+	c := newCorpus(42) // the indexed pools, drawn in another order
 	queries := make([]string, 300)
 	for i := range queries {
 		queries[i] = c.words.draw() + " " + c.idents.draw()

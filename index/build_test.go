@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/blevesearch/bleve/v2"
+
 	"ctx/core"
 )
 
@@ -31,40 +33,53 @@ func TestBuildDurability(t *testing.T) {
 	}{
 		{"one doc", 1, BuildOptions{}, 1},
 		{"under one batch, two writers", 7, BuildOptions{Shards: 2}, -1},
-		{"many batches", 5000, BuildOptions{Shards: 2, BatchSize: 300}, 2},
+		{"many batches", 3000, BuildOptions{Shards: 2, BatchSize: 300}, 2},
 		{"max shard docs", 2500, BuildOptions{Shards: 1, BatchSize: 400, MaxShardDocs: 1000}, 3},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			root := t.TempDir()
-			metas := build(t, root, manyDocs(tt.docs), tt.opts)
-			if tt.wantShards >= 0 && len(metas) != tt.wantShards {
-				t.Fatalf("built %d shards, want %d", len(metas), tt.wantShards)
-			}
-			sum := 0
-			for _, m := range metas {
-				sum += m.Docs
-				if m.Bytes <= 0 {
-					t.Errorf("shard %s has size %d", m.Name, m.Bytes)
-				}
-				if err := Verify(root, m.Name, m.Docs); err != nil {
-					t.Errorf("Verify: %v", err)
-				}
-			}
-			if sum != tt.docs {
-				t.Fatalf("metas count %d docs, want %d", sum, tt.docs)
-			}
-			r, err := Open(root, names(metas))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Close()
-			if n, err := r.Count(); err != nil || n != uint64(tt.docs) {
-				t.Fatalf("Count = %d, %v; want %d", n, err, tt.docs)
-			}
-			checkPrivate(t, root)
-		})
+	for _, w := range []Writer{WriterOnline, WriterOffline} {
+		for _, tt := range tests {
+			t.Run(string(w)+"/"+tt.name, func(t *testing.T) {
+				tt.opts.Writer = w
+				checkBuild(t, tt.docs, tt.opts, tt.wantShards)
+			})
+		}
 	}
+}
+
+// checkBuild builds n docs and checks the shard count (unless wantShards is
+// negative), the doc counts on reopening and the file modes.
+func checkBuild(t *testing.T, n int, opts BuildOptions, wantShards int) {
+	t.Helper()
+	root := t.TempDir()
+	metas := build(t, root, manyDocs(n), opts)
+	if wantShards >= 0 && len(metas) != wantShards {
+		t.Fatalf("built %d shards, want %d", len(metas), wantShards)
+	}
+	sum := 0
+	for _, m := range metas {
+		sum += m.Docs
+		if m.Bytes <= 0 {
+			t.Errorf("shard %s has size %d", m.Name, m.Bytes)
+		}
+		if err := Verify(root, m.Name, m.Docs); err != nil {
+			t.Errorf("Verify: %v", err)
+		}
+	}
+	if sum != n {
+		t.Fatalf("metas count %d docs, want %d", sum, n)
+	}
+	r, err := Open(root, names(metas))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if c, err := r.Count(); err != nil || c != uint64(n) {
+		t.Fatalf("Count = %d, %v; want %d", c, err, n)
+	}
+	if hits := find(t, r, Query{Text: "walrus", Limit: 5}); len(hits) != min(n, 5) {
+		t.Fatalf("search found %d hits", len(hits))
+	}
+	checkPrivate(t, root)
 }
 
 // checkPrivate fails unless root holds only shard dirs (no build leftovers)
@@ -115,6 +130,12 @@ func TestBuildEmpty(t *testing.T) {
 }
 
 func TestBuildCancel(t *testing.T) {
+	for _, w := range []Writer{WriterOnline, WriterOffline} {
+		t.Run(string(w), func(t *testing.T) { checkCancel(t, w) })
+	}
+}
+
+func checkCancel(t *testing.T, w Writer) {
 	root := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	docs := make(chan Doc)
@@ -130,7 +151,7 @@ func TestBuildCancel(t *testing.T) {
 			}
 		}
 	}()
-	_, err := BuildShards(ctx, root, docs, BuildOptions{BatchSize: 500})
+	_, err := BuildShards(ctx, root, docs, BuildOptions{BatchSize: 500, Writer: w})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -159,6 +180,13 @@ func TestShardErrors(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, damaged, "index_meta.json"), []byte("{garbage"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	truncated := build(t, root, manyDocs(10), BuildOptions{Shards: 1})[0].Name
+	zaps, _ := filepath.Glob(filepath.Join(root, truncated, "store", "*.zap"))
+	for _, z := range zaps {
+		if err := os.Truncate(z, 100); err != nil {
+			t.Fatal(err)
+		}
+	}
 	tests := []struct {
 		name   string
 		shards []string
@@ -166,7 +194,9 @@ func TestShardErrors(t *testing.T) {
 		kind   error
 	}{
 		{"missing", []string{good, "0123abcd"}, "0123abcd", ErrShardMissing},
-		{"damaged", []string{good, damaged}, damaged, ErrShardDamaged},
+		{"damaged meta", []string{good, damaged}, damaged, ErrShardDamaged},
+		{"truncated segments", []string{good, truncated}, truncated, ErrShardDamaged},
+		{"old format", []string{good, oldFormat(t, root)}, "old", ErrShardFormat},
 		{"invalid name", []string{"../etc"}, "../etc", ErrInvalidShardName},
 	}
 	for _, tt := range tests {
@@ -190,12 +220,50 @@ func TestShardErrors(t *testing.T) {
 	})
 }
 
+// oldFormat writes a shard named "old" whose mapping lacks the stored hit
+// field, as shards of an earlier version did.
+func oldFormat(t *testing.T, root string) string {
+	t.Helper()
+	m := newMapping()
+	m.DefaultMapping.Properties[fieldHit].Fields[0].Store = false
+	idx, err := bleve.New(filepath.Join(root, "old"), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := idx.Index("evt_x", map[string]string{fieldText: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := idx.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return "old"
+}
+
 func TestDuplicateIDsInOneShard(t *testing.T) {
 	docs := manyDocs(10)
-	docs = append(docs, docs[3], docs[4])
-	root := t.TempDir()
-	metas := build(t, root, docs, BuildOptions{Shards: 1, BatchSize: 5})
-	if metas[0].Docs != 10 {
-		t.Fatalf("docs = %d, want 10 distinct", metas[0].Docs)
+	again := docs[3]
+	again.Event = &core.Event{}
+	*again.Event = *docs[3].Event
+	again.Event.Text = "revised walrus narwhal"
+	docs = append(docs, again, docs[4])
+	for _, tt := range []struct {
+		w        Writer
+		narwhals int // the online index keeps the last version, the builder the first
+	}{{WriterOnline, 1}, {WriterOffline, 0}} {
+		t.Run(string(tt.w), func(t *testing.T) {
+			root := t.TempDir()
+			metas := build(t, root, docs, BuildOptions{Shards: 1, BatchSize: 5, Writer: tt.w})
+			if metas[0].Docs != 10 {
+				t.Fatalf("docs = %d, want 10 distinct", metas[0].Docs)
+			}
+			r, err := Open(root, names(metas))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			if hits := find(t, r, Query{Text: "narwhal"}); len(hits) != tt.narwhals {
+				t.Fatalf("got %v", describe(hits))
+			}
+		})
 	}
 }

@@ -53,7 +53,7 @@ remote local origin upstream diff patch hunk blame note hook install remove daem
 func newCorpus(seed uint64) *corpus {
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	c := &corpus{rng: rng, start: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC),
-		provs: []string{"claude-code", "codex", "gemini-cli", "opencode", "cursor"}}
+		provs: []string{"prov-a", "prov-b", "prov-c", "prov-d", "prov-e"}}
 	c.words = newPool(rng, baseWords)
 	idents := make([]string, 30000)
 	for i := range idents {
@@ -68,7 +68,7 @@ func newCorpus(seed uint64) *corpus {
 	}
 	c.paths = newPool(rng, paths)
 	for i := 0; i < 20; i++ {
-		c.ws = append(c.ws, fmt.Sprintf("/home/dev/src/%s-%d", c.word(), i))
+		c.ws = append(c.ws, fmt.Sprintf("/src/%s-%d", c.word(), i))
 	}
 	return c
 }

@@ -12,6 +12,10 @@ var (
 	// ErrShardDamaged is wrapped by a ShardError when a shard cannot be opened
 	// or read, or holds other than the expected number of documents.
 	ErrShardDamaged = errors.New("index: shard damaged")
+	// ErrShardFormat is wrapped by a ShardError for a shard written by an
+	// earlier, incompatible version of this package; rebuild it (the index
+	// is disposable).
+	ErrShardFormat = errors.New("index: shard format outdated")
 	// ErrInvalidShardName is wrapped by a ShardError for a name that is not a
 	// plain directory name.
 	ErrInvalidShardName = errors.New("index: invalid shard name")

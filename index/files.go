@@ -75,19 +75,3 @@ func shardDir(root, name string) (string, error) {
 	}
 	return filepath.Join(root, name), nil
 }
-
-// dirSize sums the sizes of the files under dir.
-func dirSize(dir string) (int64, error) {
-	var size int64
-	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		info, err := d.Info()
-		if err == nil {
-			size += info.Size()
-		}
-		return err
-	})
-	return size, err
-}

@@ -28,7 +28,7 @@ func subagentOf(parent *core.Session) sessOpt {
 	}
 }
 
-// newSession returns a primary session of provider "claude-code" in /w.
+// newSession returns a primary session of provider core.ProviderClaude in /w.
 func newSession(native string, opts ...sessOpt) *core.Session {
 	s := &core.Session{Provider: core.ProviderClaude, NativeID: native, Workspace: "/w"}
 	s.ID = core.NewSessionID(s.Provider, native)

@@ -26,18 +26,14 @@ const (
 	fieldFiles       = "files"
 	fieldTool        = "tool"
 	fieldTimestamp   = "timestamp"
-	fieldTS          = "ts"
-	fieldChunk       = "chunk"
+	fieldHit         = "hit"
 	fieldText        = "text"
 )
 
-// storedFields are the fields a hit is filled from.
-var storedFields = []string{fieldSession, fieldRoot, fieldSubagent, fieldType, fieldRole,
-	fieldProvider, fieldWorkspace, fieldTS, fieldChunk}
-
 // shardDoc is the document indexed for one event. The bleve doc ID is the
-// event id; ts repeats the timestamp at full precision for hits (bleve returns
-// stored datetimes at second precision), timestamp is nil when unknown.
+// event id; timestamp is nil when unknown. Hit is the only stored field: the
+// packed metadata a search hit is filled from (see encodeHit), one field
+// being about half as costly to load as nine.
 type shardDoc struct {
 	Session     string     `json:"ctx_session_id"`
 	Root        string     `json:"root_session_id"`
@@ -51,33 +47,28 @@ type shardDoc struct {
 	Files       []string   `json:"files,omitempty"`
 	Tool        []string   `json:"tool,omitempty"`
 	Timestamp   *time.Time `json:"timestamp,omitempty"`
-	TS          string     `json:"ts,omitempty"`
-	Chunk       string     `json:"chunk"`
+	Hit         string     `json:"hit"`
 	Text        string     `json:"text"`
 }
 
 // newMapping returns the lean static mapping of a shard: no dynamic fields,
 // no _all, keyword fields for filters and exact matches, the text field
 // analyzed with CodeAnalyzer and neither stored nor with term vectors, and
-// stored copies only of what a Hit needs.
+// one stored field holding what a Hit needs.
 func newMapping() *mapping.IndexMappingImpl {
 	dm := bleve.NewDocumentStaticMapping()
 	// Fields that exact-token clauses score keep frequencies and norms;
 	// without them bleve's tf-idf score is NaN. Filter-only fields skip them.
-	for _, f := range []string{fieldSession, fieldRoot} {
-		dm.AddFieldMappingsAt(f, keywordField(true, true))
+	for _, f := range []string{fieldSession, fieldRoot, fieldFiles} {
+		dm.AddFieldMappingsAt(f, keywordField(true))
 	}
-	dm.AddFieldMappingsAt(fieldFiles, keywordField(false, true))
-	for _, f := range []string{fieldType, fieldRole, fieldProvider, fieldWorkspace} {
-		dm.AddFieldMappingsAt(f, keywordField(true, false))
+	for _, f := range []string{fieldType, fieldRole, fieldProvider, fieldWorkspace, fieldSourceRoot,
+		fieldSourceGroup, fieldTool} {
+		dm.AddFieldMappingsAt(f, keywordField(false))
 	}
-	for _, f := range []string{fieldSourceRoot, fieldSourceGroup, fieldTool} {
-		dm.AddFieldMappingsAt(f, keywordField(false, false))
-	}
-	dm.AddFieldMappingsAt(fieldSubagent, &mapping.FieldMapping{Type: "boolean", Index: true, Store: true})
+	dm.AddFieldMappingsAt(fieldSubagent, &mapping.FieldMapping{Type: "boolean", Index: true})
 	dm.AddFieldMappingsAt(fieldTimestamp, &mapping.FieldMapping{Type: "datetime", Index: true, DocValues: true})
-	dm.AddFieldMappingsAt(fieldTS, &mapping.FieldMapping{Type: "text", Analyzer: keyword.Name, Store: true})
-	dm.AddFieldMappingsAt(fieldChunk, &mapping.FieldMapping{Type: "text", Analyzer: keyword.Name, Store: true})
+	dm.AddFieldMappingsAt(fieldHit, &mapping.FieldMapping{Type: "text", Analyzer: keyword.Name, Store: true})
 	dm.AddFieldMappingsAt(fieldText, &mapping.FieldMapping{Type: "text", Analyzer: CodeAnalyzer, Index: true})
 	dm.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping())
 
@@ -88,9 +79,8 @@ func newMapping() *mapping.IndexMappingImpl {
 	return im
 }
 
-func keywordField(store, scored bool) *mapping.FieldMapping {
-	return &mapping.FieldMapping{Type: "text", Analyzer: keyword.Name, Index: true, Store: store,
-		SkipFreqNorm: !scored}
+func keywordField(scored bool) *mapping.FieldMapping {
+	return &mapping.FieldMapping{Type: "text", Analyzer: keyword.Name, Index: true, SkipFreqNorm: !scored}
 }
 
 // newShardDoc converts an event and its session to the indexed document.
@@ -111,19 +101,16 @@ func newShardDoc(e *core.Event, s *core.Session, chunk objects.ID) *shardDoc {
 		SourceGroup: s.Source.Group,
 		Files:       fileTerms(e.Files),
 		Tool:        toolTerms(e),
-		Chunk:       chunk.String(),
 		Text:        eventText(e),
 	}
 	if e.SessionID.IsZero() {
 		d.Session = s.ID.String()
 	}
-	if !e.Timestamp.IsZero() {
-		ts := e.Timestamp.UTC()
-		d.TS = ts.Format(time.RFC3339Nano)
-		if y := ts.Year(); y > 1677 && y < 2262 { // bleve's datetime range (int64 ns)
-			d.Timestamp = &ts
-		}
+	ts := e.Timestamp.UTC()
+	if y := ts.Year(); !e.Timestamp.IsZero() && y > 1677 && y < 2262 { // bleve's datetime range (int64 ns)
+		d.Timestamp = &ts
 	}
+	d.Hit = encodeHit(d, e.Timestamp, chunk)
 	return d
 }
 

@@ -41,9 +41,8 @@ type onlineBackend struct {
 	batch      *bleve.Batch
 	batchBytes int
 
-	inflight chan struct{}
-	pending  sync.WaitGroup
-	failed   chan error // first asynchronous failure (buffered 1)
+	inflight chan struct{} // a slot per batch not yet persisted
+	failed   chan error    // first asynchronous failure (buffered 1)
 }
 
 func newOnlineBackend(dir string, opts BuildOptions) (*onlineBackend, error) {
@@ -78,22 +77,17 @@ func (b *onlineBackend) index(ctx context.Context, id string, doc *shardDoc) err
 	return nil
 }
 
-// flush hands the batch to bleve once fewer than maxInflight batches await
-// persistence.
+// flush hands the batch to bleve once a slot is free: each unpersisted
+// batch holds one of the maxInflight slots until its persisted callback.
 func (b *onlineBackend) flush(ctx context.Context) error {
 	if b.batch.Size() == 0 {
 		return nil
 	}
-	select {
-	case b.inflight <- struct{}{}:
-	case <-ctx.Done():
-		return ctx.Err()
-	case err := <-b.failed:
+	if err := b.acquire(ctx); err != nil {
 		return err
 	}
 	var once sync.Once
-	release := func() { once.Do(func() { <-b.inflight; b.pending.Done() }) }
-	b.pending.Add(1)
+	release := func() { once.Do(func() { <-b.inflight }) }
 	batch := b.batch
 	batch.SetPersistedCallback(func(err error) {
 		if err != nil {
@@ -109,16 +103,24 @@ func (b *onlineBackend) flush(ctx context.Context) error {
 	return nil
 }
 
-// persisted waits until every batch handed to bleve is on disk.
-func (b *onlineBackend) persisted(ctx context.Context) error {
-	done := make(chan struct{})
-	go func() { b.pending.Wait(); close(done) }()
+func (b *onlineBackend) acquire(ctx context.Context) error {
 	select {
-	case <-done:
+	case b.inflight <- struct{}{}:
+		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	case err := <-b.failed:
 		return err
+	}
+}
+
+// persisted waits until every batch handed to bleve is on disk, by taking
+// every slot.
+func (b *onlineBackend) persisted(ctx context.Context) error {
+	for i := 0; i < maxInflight; i++ {
+		if err := b.acquire(ctx); err != nil {
+			return err
+		}
 	}
 	select {
 	case err := <-b.failed:

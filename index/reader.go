@@ -13,7 +13,6 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"ctx/core"
-	"ctx/objects"
 )
 
 // DefaultBoltTimeout bounds how long opening a shard waits for its lock.
@@ -106,6 +105,19 @@ func openShard(root, name string, timeout time.Duration) (bleve.Index, error) {
 	if err != nil {
 		return nil, shardErr(name, "open", ErrShardDamaged, err)
 	}
+	if !idx.Mapping().FieldMappingForPath(fieldHit).Store {
+		_ = idx.Close()
+		return nil, shardErr(name, "open", ErrShardFormat, nil)
+	}
+	// bleve opens a shard whose segments are cut short as an empty index;
+	// BuildShards never writes an empty shard, so none is ever valid.
+	if n, err := idx.DocCount(); err != nil || n == 0 {
+		_ = idx.Close()
+		if err == nil {
+			err = errors.New("holds no documents")
+		}
+		return nil, shardErr(name, "open", ErrShardDamaged, err)
+	}
 	idx.SetName(name)
 	return idx, nil
 }
@@ -149,29 +161,28 @@ func (r *Reader) Lookup(id core.EventID) (Hit, bool, error) {
 		return Hit{}, false, nil
 	}
 	req := bleve.NewSearchRequestOptions(query.NewDocIDQuery([]string{id.String()}), len(r.idxs), 0, false)
-	req.Fields = storedFields
 	res, err := r.alias.Search(req)
 	if err != nil {
 		return Hit{}, false, fmt.Errorf("index: lookup %s: %w", id, err)
 	}
-	var best Hit
-	found := false
+	var best *search.DocumentMatch
 	for _, dm := range res.Hits {
-		h, err := hitFrom(dm)
-		if err != nil {
-			return Hit{}, false, err
-		}
-		if r.isSuperseded(nil, h) || (found && r.order[h.Shard] < r.order[best.Shard]) {
+		if r.isSuperseded(nil, dm.Index, id) || (best != nil && r.order[dm.Index] < r.order[best.Index]) {
 			continue
 		}
-		best, found = h, true
+		best = dm
 	}
-	return best, found, nil
+	if best == nil {
+		return Hit{}, false, nil
+	}
+	loader := r.newHitLoader()
+	defer loader.close()
+	h, err := loader.load(best, id)
+	return h, err == nil, err
 }
 
-func (r *Reader) isSuperseded(extra func(string, core.EventID) bool, h Hit) bool {
-	return (r.superseded != nil && r.superseded(h.Shard, h.EventID)) ||
-		(extra != nil && extra(h.Shard, h.EventID))
+func (r *Reader) isSuperseded(extra func(string, core.EventID) bool, shard string, id core.EventID) bool {
+	return (r.superseded != nil && r.superseded(shard, id)) || (extra != nil && extra(shard, id))
 }
 
 // Verify opens a shard read-only and checks that it holds wantDocs
@@ -193,36 +204,4 @@ func Verify(root, shard string, wantDocs int) error {
 		return shardErr(shard, "verify", ErrShardDamaged, cerr)
 	}
 	return nil
-}
-
-// hitFrom fills a Hit from a match's stored fields.
-func hitFrom(dm *search.DocumentMatch) (Hit, error) {
-	h := Hit{Shard: dm.Index, Score: dm.Score}
-	bad := func(field string, err error) (Hit, error) {
-		return Hit{}, shardErr(dm.Index, "read", ErrShardDamaged, fmt.Errorf("doc %s field %s: %w", dm.ID, field, err))
-	}
-	var err error
-	if h.EventID, err = core.ParseEventID(dm.ID); err != nil {
-		return bad("id", err)
-	}
-	str := func(f string) string { s, _ := dm.Fields[f].(string); return s }
-	if h.SessionID, err = core.ParseSessionID(str(fieldSession)); err != nil {
-		return bad(fieldSession, err)
-	}
-	if h.RootSessionID, err = core.ParseSessionID(str(fieldRoot)); err != nil {
-		return bad(fieldRoot, err)
-	}
-	if h.Chunk, err = objects.ParseID(str(fieldChunk)); err != nil {
-		return bad(fieldChunk, err)
-	}
-	if ts := str(fieldTS); ts != "" {
-		if h.Timestamp, err = time.Parse(time.RFC3339Nano, ts); err != nil {
-			return bad(fieldTS, err)
-		}
-	}
-	h.IsSubagent, _ = dm.Fields[fieldSubagent].(bool)
-	h.EventType = core.EventType(str(fieldType))
-	h.Role = core.Role(str(fieldRole))
-	h.Provider, h.Workspace = str(fieldProvider), str(fieldWorkspace)
-	return h, nil
 }

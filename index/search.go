@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"ctx/core"
-	"ctx/objects"
 )
 
 // Search limits.
@@ -50,8 +50,12 @@ type Query struct {
 	// configured source root and group names (spec 000).
 	SourceRoots  []string
 	SourceGroups []string
-	// Files matches events that touched one of these paths or file names.
+	// Files matches events that touched one of these paths or file names
+	// (exact, case-sensitive).
 	Files []string
+	// Tools matches events of these tool names (exact; for MCP calls also
+	// the MCP tool name).
+	Tools []string
 	// Since is inclusive and Until exclusive; zero means unbounded. Events
 	// without a timestamp never pass a time bound.
 	Since, Until time.Time
@@ -62,24 +66,6 @@ type Query struct {
 	// Superseded drops hits for which it returns true (a generation's
 	// tombstones), in addition to the Reader's WithSuperseded.
 	Superseded func(shard string, id core.EventID) bool
-}
-
-// Hit is one search result, filled from the shard alone.
-type Hit struct {
-	EventID       core.EventID
-	SessionID     core.SessionID
-	RootSessionID core.SessionID
-	IsSubagent    bool
-	EventType     core.EventType
-	Role          core.Role
-	Provider      string
-	Workspace     string
-	Timestamp     time.Time
-	// Score is bleve's relevance times the scope weight of EventType (for
-	// empty text, bleve's constant score).
-	Score float64
-	Chunk objects.ID
-	Shard string
 }
 
 // Result is a page of grouped hits.
@@ -113,26 +99,34 @@ func (r *Reader) Search(ctx context.Context, q Query) (Result, error) {
 			return Result{}, nil
 		}
 	}
-	bq := query.NewBooleanQuery([]query.Query{must}, nil, nil)
+	bq := must
 	if f := filters(q, scope); len(f) > 0 {
-		bq.AddFilter(query.NewConjunctionQuery(f))
+		b := query.NewBooleanQuery([]query.Query{must}, nil, nil)
+		b.AddFilter(query.NewConjunctionQuery(f))
+		bq = b
 	}
 	hits, total, err := r.candidates(ctx, bq, q, hasText, max(candidateFactor*limit, minCandidates))
 	if err != nil {
 		return Result{}, err
 	}
 	if hasText {
-		kept := hits[:0]
-		for _, h := range hits {
-			if w, ok := scope.Weight(h.EventType); ok {
-				h.Score *= w
-				kept = append(kept, h)
-			}
-		}
-		hits = kept
+		hits = weigh(hits, scope)
 	}
 	sortHits(hits)
 	return Result{Hits: group(hits, limit), Total: total}, nil
+}
+
+// weigh multiplies each hit's score by the scope weight of its event type,
+// dropping hits the scope excludes.
+func weigh(hits []Hit, scope core.Scope) []Hit {
+	kept := hits[:0]
+	for _, h := range hits {
+		if w, ok := scope.Weight(h.EventType); ok {
+			h.Score *= w
+			kept = append(kept, h)
+		}
+	}
+	return kept
 }
 
 // candidates fetches windows of the top hits by bleve score (newest first
@@ -144,9 +138,10 @@ func (r *Reader) candidates(ctx context.Context, bq query.Query, q Query, hasTex
 		total uint64
 		seen  = make(map[core.EventID]bool)
 	)
+	loader := r.newHitLoader()
+	defer loader.close()
 	for round := 0; round < maxFetchRounds && len(out) < n; round++ {
 		req := bleve.NewSearchRequestOptions(bq, n, round*n, false)
-		req.Fields = storedFields
 		if !hasText {
 			req.SortBy([]string{"-" + fieldTimestamp, "_id"})
 		}
@@ -157,25 +152,38 @@ func (r *Reader) candidates(ctx context.Context, bq query.Query, q Query, hasTex
 		if round == 0 {
 			total = res.Total
 		}
-		for _, dm := range res.Hits {
-			h, err := hitFrom(dm)
-			if err != nil {
-				return nil, 0, err
-			}
-			if seen[h.EventID] || r.isSuperseded(q.Superseded, h) {
-				continue
-			}
-			if math.IsNaN(h.Score) {
-				h.Score = 0
-			}
-			seen[h.EventID] = true
-			out = append(out, h)
+		if out, err = r.collect(out, res.Hits, loader, seen, q.Superseded); err != nil {
+			return nil, 0, err
 		}
 		if len(res.Hits) < n {
 			break
 		}
 	}
 	return out, total, nil
+}
+
+// collect appends the live hits of a window not seen before.
+func (r *Reader) collect(out []Hit, dms []*search.DocumentMatch, loader *hitLoader,
+	seen map[core.EventID]bool, superseded func(string, core.EventID) bool) ([]Hit, error) {
+	for _, dm := range dms {
+		id, err := eventID(dm)
+		if err != nil {
+			return nil, err
+		}
+		if seen[id] || r.isSuperseded(superseded, dm.Index, id) {
+			continue
+		}
+		seen[id] = true
+		h, err := loader.load(dm, id)
+		if err != nil {
+			return nil, err
+		}
+		if math.IsNaN(h.Score) {
+			h.Score = 0
+		}
+		out = append(out, h)
+	}
+	return out, nil
 }
 
 // filters returns the filter clauses of q; they select but do not score.
@@ -196,6 +204,7 @@ func filters(q Query, scope core.Scope) []query.Query {
 	add(fieldRole, roleStrs(q.Roles))
 	add(fieldSession, sessionStrs(q.Sessions))
 	add(fieldFiles, q.Files)
+	add(fieldTool, q.Tools)
 	if len(q.SourceRoots)+len(q.SourceGroups) > 0 {
 		src := anyTerm(fieldSourceRoot, q.SourceRoots)
 		for _, g := range q.SourceGroups {

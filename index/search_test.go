@@ -81,6 +81,7 @@ func TestFilters(t *testing.T) {
 	dSib := newDoc(sibling, "1", core.TypeMessage, "kestrel report", at(t0.Add(2*time.Hour)))
 	dSub := newDoc(sub, "1", core.TypeToolCall, "kestrel report", at(t0.Add(3*time.Hour)),
 		withRole(core.RoleTool))
+	dSub.Event.Tool = "Grep"
 	r := openIndex(t, []Doc{dAB, dABC, dSib, dSub})
 
 	tests := []struct {
@@ -105,6 +106,8 @@ func TestFilters(t *testing.T) {
 		{"source root", Query{SourceRoots: []string{"work"}}, []Doc{dABC}},
 		{"source group or root", Query{SourceRoots: []string{"nope"}, SourceGroups: []string{"team"}}, []Doc{dABC}},
 		{"files", Query{Files: []string{"main.go"}}, []Doc{dABC}},
+		{"full path", Query{Files: []string{"/a/b/c/main.go"}}, []Doc{dABC}},
+		{"tools", Query{Tools: []string{"Grep"}}, []Doc{dSub}},
 		{"combined", Query{Workspace: "/a", PrimaryOnly: true, Since: t0.Add(time.Minute)}, []Doc{dABC, dSib}},
 		{"calls scope", Query{Scope: core.ScopeCalls}, []Doc{dSub}},
 	}
