@@ -15,6 +15,12 @@ const (
 	CodeCorrupt        Code = "corrupt_object"  // an object failed its hash check
 	CodeBusy           Code = "store_busy"      // another writer holds the store
 	CodeIndex          Code = "index_unavailable"
+
+	// Cursor and page-contract codes (spec 000).
+	CodeCursorStale    Code = "cursor_stale"          // cursor from another generation
+	CodeCursorMismatch Code = "cursor_mismatch"       // cursor from another request
+	CodeInvalidCursor  Code = "invalid_cursor"        // edited, forged or malformed cursor
+	CodeOutputLimit    Code = "output_limit_exceeded" // one item alone exceeds the byte budget
 )
 
 // Error is an error with a stable code. Messages never echo rejected input.

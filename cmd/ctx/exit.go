@@ -25,7 +25,9 @@ const exitCodesHelp = `Exit codes of ctx:
 
   0  success
   1  failure not listed below
-  2  usage error: unknown flag, bad value, missing argument, invalid config.toml
+  2  usage error: unknown flag, bad value, missing argument, invalid config.toml,
+     or a --cursor that is malformed (invalid_cursor), belongs to other filters
+     (cursor_mismatch) or to an older generation (cursor_stale: restart without it)
   3  not found: no session or event with that id in the active generation
   4  no history: nothing has been imported yet (run ctx import)
   5  damaged: ctx verify found damage, or an object failed its hash check
@@ -55,7 +57,7 @@ func exitCode(err error) (int, string) {
 		return exitBusy, string(query.CodeBusy)
 	}
 	switch code := query.CodeOf(err); code {
-	case query.CodeInvalidRequest:
+	case query.CodeInvalidRequest, query.CodeInvalidCursor, query.CodeCursorMismatch, query.CodeCursorStale:
 		return exitUsage, string(code)
 	case query.CodeNotFound:
 		return exitNotFound, string(code)

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"ctx/query"
+)
+
+type listEventsOptions struct {
+	Sessions, RootSessions, Providers, Roots, Groups, Roles, EventTypes, Files []string
+	Scope, Workspace, Since, Until, Order, Content, Cursor                     string
+	PrimaryOnly                                                                bool
+	Limit                                                                      int
+}
+
+// listRecord is one line of list events --format jsonl: events, then one
+// completion record with the page metadata.
+type listRecord struct {
+	Type       string          `json:"type"`
+	Event      *query.EventRow `json:"event,omitempty"`
+	Completion *pageMeta       `json:"completion,omitempty"`
+}
+
+// pageMeta is a page without its events: the completion record.
+type pageMeta struct {
+	*query.EventRangePage
+	Events []query.EventRow `json:"events,omitempty"` // shadows the page's events
+}
+
+func newListCmd(env *Env, f *format) *cobra.Command {
+	cmd := &cobra.Command{Use: "list", Short: "List stored records"}
+	cmd.AddCommand(newListEventsCmd(env, f))
+	return cmd
+}
+
+func newListEventsCmd(env *Env, f *format) *cobra.Command {
+	opts := &listEventsOptions{}
+	cmd := &cobra.Command{
+		Use:   "events",
+		Short: "List events of the active generation, page by page",
+		Long: "List the events the filters select, in a deterministic order: sessions by id,\n" +
+			"then each session's events by ordinal (--order desc reverses it). Filters of\n" +
+			"different kinds combine by AND, repeated values of one filter by OR.\n\n" +
+			"A page holds --limit events (default 200); when more remain it ends with a\n" +
+			"cursor: pass it to --cursor with the same filters for the next page. A cursor\n" +
+			"is bound to the filters and to the generation it was made in; cursors are\n" +
+			"signed with $CTX_HOME/cursor.key, which the first paged read creates.\n\n" +
+			"--format jsonl prints one event per line and ends with a completion record;\n" +
+			"without --limit or --cursor it streams every selected event.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.check("text", "json", "jsonl"); err != nil {
+				return err
+			}
+			if cmd.Flags().Changed("scope") && len(opts.EventTypes) > 0 {
+				return usagef("--event-type and --scope cannot be combined")
+			}
+			stream := f.value == "jsonl" && !cmd.Flags().Changed("limit") && opts.Cursor == ""
+			return runListEvents(cmd.Context(), env, f, opts, stream)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVar(&opts.Sessions, "session", nil, "only this session id (repeatable)")
+	fl.StringArrayVar(&opts.RootSessions, "root-session", nil, "only sessions of this root session: it and its subagents (repeatable)")
+	fl.StringSliceVar(&opts.Providers, "provider", nil, "only these providers (repeatable)")
+	fl.StringArrayVar(&opts.Roots, "source-root", nil, "only this configured source root (repeatable, OR with --source-group)")
+	fl.StringArrayVar(&opts.Groups, "source-group", nil, "only this configured source group (repeatable)")
+	fl.StringSliceVar(&opts.Roles, "role", nil, "only these roles: user, assistant, system, tool")
+	fl.StringSliceVar(&opts.EventTypes, "event-type", nil, "only these event types (conflicts with --scope)")
+	fl.StringVar(&opts.Scope, "scope", "all", "content scope: all, transcript, calls or outputs")
+	fl.StringVar(&opts.Workspace, "workspace", "", "only sessions in this directory or below it")
+	fl.StringArrayVar(&opts.Files, "file", nil, "only events that touched this path or file name (repeatable)")
+	fl.StringVar(&opts.Since, "since", "", "only events at or after this time (RFC 3339, YYYY-MM-DD, or 7d)")
+	fl.StringVar(&opts.Until, "until", "", "only events before this time")
+	fl.BoolVar(&opts.PrimaryOnly, "primary-only", false, "exclude subagent sessions")
+	fl.StringVar(&opts.Order, "order", query.OrderAsc, "asc or desc")
+	fl.StringVar(&opts.Content, "content", query.ContentFull, "full, text (no activity or edit bodies) or none (metadata only)")
+	fl.IntVar(&opts.Limit, "limit", query.DefaultPageLimit, "events per page (1-4096)")
+	fl.StringVar(&opts.Cursor, "cursor", "", "continue after the page that printed this cursor")
+	return cmd
+}
+
+func (o *listEventsOptions) request(env *Env) (query.ListRequest, error) {
+	since, err := parseTime(o.Since, env.Now())
+	if err != nil {
+		return query.ListRequest{}, err
+	}
+	until, err := parseTime(o.Until, env.Now())
+	if err != nil {
+		return query.ListRequest{}, err
+	}
+	ws := o.Workspace
+	if ws != "" {
+		if abs, err := filepath.Abs(ws); err == nil {
+			ws = abs
+		}
+	}
+	scope := o.Scope
+	if len(o.EventTypes) > 0 {
+		scope = ""
+	}
+	return query.ListRequest{Sessions: o.Sessions, RootSessions: o.RootSessions, Providers: o.Providers,
+		SourceRoots: o.Roots, SourceGroups: o.Groups, Roles: o.Roles, EventTypes: o.EventTypes, Files: o.Files,
+		Scope: scope, Workspace: ws, Since: since, Until: until, PrimaryOnly: o.PrimaryOnly, Order: o.Order,
+		Content: o.Content, Limit: o.Limit, Cursor: o.Cursor}, nil
+}
+
+func runListEvents(ctx context.Context, env *Env, f *format, opts *listEventsOptions, stream bool) error {
+	req, err := opts.request(env)
+	if err != nil {
+		return err
+	}
+	if err := req.Validate(); err != nil {
+		return err
+	}
+	r, err := query.Open(env.CtxHome())
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	if stream {
+		return streamEvents(ctx, env, r, req)
+	}
+	page, err := r.ListEvents(ctx, req)
+	if err != nil {
+		return err
+	}
+	switch f.value {
+	case "json":
+		return writeJSON(env.Stdout, page)
+	case "jsonl":
+		return writeEventLines(env, page, page)
+	}
+	printEventPage(env, page)
+	return nil
+}
+
+// streamEvents prints every selected event of the pinned generation as
+// JSONL, page after page, and one completion record for the whole stream.
+func streamEvents(ctx context.Context, env *Env, r *query.Reader, req query.ListRequest) error {
+	req.Limit = query.MaxPageLimit
+	var total query.PageUsage
+	for {
+		page, err := r.ListEvents(ctx, req)
+		if err != nil {
+			return err
+		}
+		total.Returned += page.Usage.Returned
+		total.Bytes += page.Usage.Bytes
+		if page.NextCursor == "" {
+			page.Usage, page.Selection.Limit = total, 0 // limit 0: the unbounded stream
+			return writeEventLines(env, page, page)
+		}
+		if err := writeEventLines(env, page, nil); err != nil {
+			return err
+		}
+		req.Cursor = page.NextCursor
+	}
+}
+
+func writeEventLines(env *Env, page, completion *query.EventRangePage) error {
+	for i := range page.Events {
+		if err := writeJSONLine(env.Stdout, listRecord{Type: "event", Event: &page.Events[i]}); err != nil {
+			return err
+		}
+	}
+	if completion == nil {
+		return nil
+	}
+	return writeJSONLine(env.Stdout, listRecord{Type: "completion", Completion: &pageMeta{EventRangePage: completion}})
+}
+
+func printEventPage(env *Env, page *query.EventRangePage) {
+	w := env.Stdout
+	for _, e := range page.Events {
+		head := fmt.Sprintf("%s %s [%d] %s/%s", e.Timestamp.Local().Format("2006-01-02 15:04:05"),
+			e.CtxSessionID, e.Ordinal, e.Role, e.EventType)
+		if e.Tool != "" {
+			head += " " + oneLine(e.Tool)
+		}
+		if e.ExitCode != nil {
+			head += fmt.Sprintf(" exit=%d", *e.ExitCode)
+		}
+		fmt.Fprintf(w, "%s  %s\n", head, e.CtxEventID)
+		text := ""
+		if e.Text != nil {
+			text = *e.Text
+		}
+		if text == "" {
+			text = e.Command
+		}
+		if line := oneLine(text); line != "" {
+			fmt.Fprintf(w, "    %s\n", truncate(line, 200))
+		}
+	}
+	fmt.Fprintf(w, "%d events, generation %d", page.Usage.Returned, page.Generation.Number)
+	if page.NextCursor != "" {
+		fmt.Fprintf(w, "; more with --cursor %s\n", page.NextCursor)
+		return
+	}
+	fmt.Fprintln(w, "; end of the selection")
+}
+
+// truncate cuts s to at most n runes, marking the cut.
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return strings.TrimSpace(string(r[:n])) + "…"
+}

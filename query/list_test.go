@@ -1,0 +1,271 @@
+package query
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"ctx/core"
+)
+
+var (
+	fixtureOnce sync.Once
+	fixtureHome string
+)
+
+// fixtureReader opens the store of the real fixtures, imported once.
+func fixtureReader(t *testing.T) *Reader {
+	t.Helper()
+	fixtureOnce.Do(func() {
+		root, err := os.MkdirTemp("", "ctx-query-fixtures-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		synthOnce.Store("fixtures", root) // removed by TestMain
+		fixtureHome = fixtureStore(t, root)
+	})
+	return openReader(t, fixtureHome)
+}
+
+// want returns the ids of the events keep selects, in asc order.
+func want(t *testing.T, r *Reader, keep func(s *core.Session, e *core.Event) bool) []string {
+	t.Helper()
+	var ids []string
+	sessions := map[core.SessionID]*core.Session{}
+	for _, e := range allEvents(t, r) {
+		s := sessions[e.SessionID]
+		if s == nil {
+			so, err := r.Session(e.SessionID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s = &so.Session
+			sessions[e.SessionID] = s
+		}
+		if keep(s, e) {
+			ids = append(ids, e.ID.String())
+		}
+	}
+	return ids
+}
+
+func TestListEventsPagingComplete(t *testing.T) {
+	r := fixtureReader(t)
+	all := want(t, r, func(*core.Session, *core.Event) bool { return true })
+	if len(all) < 300 {
+		t.Fatalf("only %d fixture events", len(all))
+	}
+	for _, limit := range []int{1, 7, 64, 200, 4096} {
+		got := listAll(t, r, ListRequest{Limit: limit, Content: ContentNone})
+		if !slices.Equal(got, all) {
+			t.Fatalf("limit %d: %d events, want %d in order", limit, len(got), len(all))
+		}
+		rev := listAll(t, r, ListRequest{Limit: limit, Order: OrderDesc, Content: ContentNone})
+		slices.Reverse(rev)
+		if !slices.Equal(rev, all) {
+			t.Fatalf("desc limit %d: not the reverse of asc", limit)
+		}
+	}
+}
+
+func TestListEventsFilters(t *testing.T) {
+	r := fixtureReader(t)
+	tree, _ := r.Tree()
+	var sub *core.Session
+	for _, e := range tree.Sessions {
+		so, _ := r.Session(e.Session)
+		if so.Session.IsSubagent {
+			sub = &so.Session
+		}
+	}
+	if sub == nil {
+		t.Fatal("the fixtures have no subagent session")
+	}
+	since := time.Date(2026, 4, 18, 13, 30, 0, 0, time.UTC)
+	until := time.Date(2026, 4, 18, 13, 40, 0, 0, time.UTC)
+	cases := []struct {
+		name string
+		req  ListRequest
+		keep func(*core.Session, *core.Event) bool
+	}{
+		{"session", ListRequest{Sessions: []string{sub.ID.String(), sub.ID.String()}},
+			func(s *core.Session, _ *core.Event) bool { return s.ID == sub.ID }},
+		{"root session", ListRequest{RootSessions: []string{sub.RootSessionID.String()}},
+			func(s *core.Session, _ *core.Event) bool { return s.RootSessionID == sub.RootSessionID }},
+		{"primary only", ListRequest{PrimaryOnly: true},
+			func(s *core.Session, _ *core.Event) bool { return !s.IsSubagent }},
+		{"provider", ListRequest{Providers: []string{"codex"}},
+			func(s *core.Session, _ *core.Event) bool { return s.Provider == "codex" }},
+		{"roles", ListRequest{Roles: []string{"user", "tool"}},
+			func(_ *core.Session, e *core.Event) bool { return e.Role == core.RoleUser || e.Role == core.RoleTool }},
+		{"types", ListRequest{EventTypes: []string{"tool_call", "command_start"}},
+			func(_ *core.Session, e *core.Event) bool { return e.Type.Class() == core.ClassCall }},
+		{"scope outputs", ListRequest{Scope: "outputs"},
+			func(_ *core.Session, e *core.Event) bool { return e.Type.Class() == core.ClassOutput }},
+		{"time", ListRequest{Since: since, Until: until}, func(_ *core.Session, e *core.Event) bool {
+			return !e.Timestamp.IsZero() && !e.Timestamp.Before(since) && e.Timestamp.Before(until)
+		}},
+		{"workspace", ListRequest{Workspace: sub.Workspace + "/"},
+			func(s *core.Session, _ *core.Event) bool { return s.Workspace == sub.Workspace }},
+		{"and", ListRequest{Providers: []string{"claude-code"}, Roles: []string{"assistant"}, Scope: "transcript"},
+			func(s *core.Session, e *core.Event) bool {
+				return s.Provider == "claude-code" && e.Role == core.RoleAssistant && e.Type.Class() == core.ClassMessage
+			}},
+	}
+	for _, c := range cases {
+		w := want(t, r, c.keep)
+		if len(w) == 0 {
+			t.Fatalf("%s: the fixtures select nothing", c.name)
+		}
+		c.req.Limit = 13
+		if got := listAll(t, r, c.req); !slices.Equal(got, w) {
+			t.Errorf("%s: %d events, want %d", c.name, len(got), len(w))
+		}
+	}
+}
+
+func TestListEventsFileFilter(t *testing.T) {
+	r := fixtureReader(t)
+	var path string
+	for _, e := range allEvents(t, r) {
+		if len(e.Files) > 0 && strings.Contains(e.Files[0].Path, "/") {
+			path = e.Files[0].Path
+			break
+		}
+	}
+	if path == "" {
+		t.Fatal("no fixture event touches a file")
+	}
+	touches := func(_ *core.Session, e *core.Event) bool {
+		for _, f := range e.Files {
+			if f.Path == path || fileName(f.Path) == fileName(path) {
+				return true
+			}
+		}
+		return false
+	}
+	if got, w := listAll(t, r, ListRequest{Files: []string{fileName(path)}}), want(t, r, touches); !slices.Equal(got, w) || len(w) == 0 {
+		t.Fatalf("by file name: %d events, want %d", len(got), len(w))
+	}
+}
+
+func TestListEventsContent(t *testing.T) {
+	r := fixtureReader(t)
+	ctx := context.Background()
+	rows := map[string][]EventRow{}
+	for _, c := range []string{ContentFull, ContentText, ContentNone} {
+		p, err := r.ListEvents(ctx, ListRequest{Content: c, Limit: 4096, EventTypes: []string{"tool_call"}})
+		if err != nil || len(p.Events) == 0 || p.Selection.Content != c {
+			t.Fatalf("%s: %v", c, err)
+		}
+		rows[c] = p.Events
+	}
+	var edits, texts int
+	for i, full := range rows[ContentFull] {
+		text, none := rows[ContentText][i], rows[ContentNone][i]
+		if full.Text == nil || text.Text == nil || none.Text != nil || none.Command != "" || text.Activity != nil || none.Activity != nil {
+			t.Fatalf("projection of %s", full.CtxEventID)
+		}
+		if *full.Text != "" {
+			texts++
+		}
+		for j, f := range full.Files {
+			if f.OldText != "" || f.NewText != "" || f.Patch != "" {
+				edits++
+			}
+			if text.Files[j] != (core.FileTouch{Path: f.Path, Op: f.Op, MovedTo: f.MovedTo}) || none.Files[j] != text.Files[j] {
+				t.Fatalf("files of %s", full.CtxEventID)
+			}
+		}
+	}
+	if edits == 0 || texts == 0 {
+		t.Fatalf("the fixtures have %d edit bodies and %d texts", edits, texts)
+	}
+	b, _ := json.Marshal(rows[ContentNone][0])
+	if strings.Contains(string(b), `"text"`) {
+		t.Fatalf("content none prints text: %s", b)
+	}
+}
+
+func TestListEventsCursorBinding(t *testing.T) {
+	r := fixtureReader(t)
+	ctx := context.Background()
+	req := ListRequest{Providers: []string{"claude-code", "codex"}, Limit: 5}
+	p, err := r.ListEvents(ctx, req)
+	if err != nil || p.NextCursor == "" || p.Complete || len(p.Events) != 5 {
+		t.Fatalf("first page: %v", err)
+	}
+	// The same request spelled in another order, with another limit, continues.
+	next := ListRequest{Providers: []string{"codex", "claude-code", "codex"}, Limit: 9, Cursor: p.NextCursor}
+	if q, err := r.ListEvents(ctx, next); err != nil || q.Events[0].CtxEventID == p.Events[4].CtxEventID {
+		t.Fatalf("continuation: %v", err)
+	}
+	for _, other := range []ListRequest{{Limit: 5}, {Providers: req.Providers, Content: ContentText},
+		{Providers: req.Providers, Order: OrderDesc}, {Providers: req.Providers, Roles: []string{"user"}}} {
+		other.Cursor = p.NextCursor
+		_, err := r.ListEvents(ctx, other)
+		wantCode(t, err, CodeCursorMismatch)
+	}
+	// A show_session cursor is not a list cursor.
+	sp, err := r.ShowSessionPage(ShowSessionPageRequest{ID: firstSession(t, r), Mode: ModeLog, Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.ListEvents(ctx, ListRequest{Cursor: sp.Pagination.NextCursor})
+	wantCode(t, err, CodeCursorMismatch)
+}
+
+func TestListEventsStale(t *testing.T) {
+	home := t.TempDir()
+	publishSynth(t, home, synthSession("a", 100), synthSession("b", 50))
+	r := openReader(t, home)
+	p, err := r.ListEvents(context.Background(), ListRequest{Limit: 10})
+	if err != nil || p.NextCursor == "" || !p.Freshness.Latest {
+		t.Fatalf("page: %+v %v", p.Freshness, err)
+	}
+	publishSynth(t, home, synthSession("a", 101), synthSession("b", 50))
+	if q, err := r.ListEvents(context.Background(), ListRequest{Limit: 10, Cursor: p.NextCursor}); err != nil || q.Freshness.Latest {
+		t.Fatalf("the pinned reader still continues, and says it is behind: %v", err)
+	}
+	_, err = openReader(t, home).ListEvents(context.Background(), ListRequest{Limit: 10, Cursor: p.NextCursor})
+	wantCode(t, err, CodeCursorStale)
+}
+
+func TestListEventsValidation(t *testing.T) {
+	r := fixtureReader(t)
+	secret := "zz-secret-value-zz"
+	for _, req := range []ListRequest{{Scope: "calls", EventTypes: []string{"message"}}, {Scope: secret},
+		{EventTypes: []string{secret}}, {Roles: []string{secret}}, {Sessions: []string{secret}},
+		{RootSessions: []string{secret}}, {SourceRoots: []string{secret + "!"}}, {SourceGroups: []string{secret}},
+		{Order: secret}, {Content: secret}, {Limit: -1}, {Limit: MaxPageLimit + 1}, {MaxBytes: -1},
+		{Since: time.Now(), Until: time.Now().Add(-time.Hour)}} {
+		_, err := r.ListEvents(context.Background(), req)
+		wantCode(t, err, CodeInvalidRequest)
+		if strings.Contains(err.Error(), secret) {
+			t.Fatalf("the error echoes the value: %v", err)
+		}
+	}
+}
+
+func TestListEventsMaxBytes(t *testing.T) {
+	r := fixtureReader(t)
+	all := listAll(t, r, ListRequest{Limit: 4096, Content: ContentText})
+	got := listAll(t, r, ListRequest{Limit: 4096, Content: ContentText, MaxBytes: 64 << 10})
+	if !slices.Equal(got, all) {
+		t.Fatalf("short pages: %d events, want %d", len(got), len(all))
+	}
+	p, err := r.ListEvents(context.Background(), ListRequest{Limit: 4096, MaxBytes: 16 << 10})
+	if err != nil || !p.Truncated || p.Complete || p.NextCursor == "" {
+		t.Fatalf("budgeted page: truncated %v complete %v (%v)", p.Truncated, p.Complete, err)
+	}
+	if b, _ := json.Marshal(p); len(b) > 16<<10 {
+		t.Fatalf("page of %d bytes", len(b))
+	}
+	_, err = r.ListEvents(context.Background(), ListRequest{MaxBytes: 600})
+	wantCode(t, err, CodeOutputLimit)
+}

@@ -1,0 +1,201 @@
+package query
+
+import (
+	"encoding/json"
+	"strings"
+	"sync"
+	"time"
+
+	"ctx/core"
+	"ctx/objects"
+	"ctx/refs"
+)
+
+// ShowSessionPageRequest is the MCP show_session input (spec 000).
+type ShowSessionPageRequest struct {
+	ID     string
+	Mode   string // transcript (default) | log; applied before the limit
+	Limit  int    // selected events per page: default 200, 1..4096
+	Cursor string // the previous page's pagination.next_cursor
+	// MaxBytes, when positive, ends the page early once its compact JSON
+	// would exceed it (has_more stays true). At least one event is
+	// returned, unless that event alone exceeds the budget:
+	// output_limit_exceeded.
+	MaxBytes int
+}
+
+// SessionPage is one bounded page of a session (kind "session_transcript").
+type SessionPage struct {
+	Kind       string        `json:"kind"`
+	Generation GenerationRef `json:"generation"`
+	Session    core.Session  `json:"session"`
+	Mode       string        `json:"mode"`
+	Events     []core.Event  `json:"events"`
+	Pagination Pagination    `json:"pagination"`
+}
+
+// Pagination is the paging state of a SessionPage: NextCursor is present
+// exactly when HasMore is true, and HasMore is true only when another
+// selected event remains.
+type Pagination struct {
+	Limit      int    `json:"limit"`
+	Returned   int    `json:"returned"`
+	HasMore    bool   `json:"has_more"`
+	NextCursor string `json:"next_cursor,omitempty"`
+}
+
+// KindSessionTranscript is the kind of SessionPage.
+const KindSessionTranscript = "session_transcript"
+
+func (req *ShowSessionPageRequest) validate() (core.SessionID, error) {
+	if req.Mode == "" {
+		req.Mode = ModeTranscript
+	}
+	if req.Mode != ModeTranscript && req.Mode != ModeLog {
+		return core.SessionID{}, Errorf(CodeInvalidRequest, "mode must be transcript or log")
+	}
+	if req.Limit == 0 {
+		req.Limit = DefaultPageLimit
+	}
+	if req.Limit < 1 || req.Limit > MaxPageLimit {
+		return core.SessionID{}, Errorf(CodeInvalidRequest, "limit must be between 1 and %d", MaxPageLimit)
+	}
+	if req.MaxBytes < 0 {
+		return core.SessionID{}, Errorf(CodeInvalidRequest, "max bytes must not be negative")
+	}
+	id, err := core.ParseSessionID(req.ID)
+	if err != nil {
+		return id, Errorf(CodeInvalidRequest, "not a session id: want ses_ followed by 32 hex digits")
+	}
+	return id, nil
+}
+
+// ShowSessionPage returns one page of a session's events selected by mode
+// (spec 000's show_session contract). A cursor continues exactly after the
+// previous page's last event and is bound to the session, the mode and the
+// pinned generation; the page seeks to the chunk that holds the cursor's
+// ordinal, so a deep page costs what the first one costs.
+func (r *Reader) ShowSessionPage(req ShowSessionPageRequest) (*SessionPage, error) {
+	id, err := req.validate()
+	if err != nil {
+		return nil, err
+	}
+	binding := bindingOf([]byte("show_session"), []byte(id.String()), []byte(req.Mode))
+	key := r.cursorKey()
+	from := 0
+	if req.Cursor != "" {
+		c, err := checkCursor(req.Cursor, key, cursorShowSession, binding, r.id)
+		if err != nil {
+			return nil, err
+		}
+		from = int(min(c.Ordinal, 1<<40)) + 1
+	}
+	so, err := r.Session(id)
+	if err != nil {
+		return nil, err
+	}
+	if from > so.Session.EventCount {
+		return nil, invalidCursor()
+	}
+	page := &SessionPage{Kind: KindSessionTranscript, Generation: r.Ref(), Session: so.Session, Mode: req.Mode,
+		Events: []core.Event{}, Pagination: Pagination{Limit: req.Limit}}
+	last, err := r.fillSessionPage(so, from, req, page)
+	if err != nil {
+		return nil, err
+	}
+	page.Pagination.Returned = len(page.Events)
+	if page.Pagination.HasMore {
+		page.Pagination.NextCursor = encodeCursor(cursorPos{Kind: cursorShowSession, Gen: r.id,
+			Binding: binding, Ordinal: uint64(last)}, key)
+	}
+	return page, nil
+}
+
+// fillSessionPage adds the mode's events from ordinal from on, within the
+// limit and byte budget, and sets HasMore by looking one selected event
+// ahead. It returns the ordinal of the last event added.
+func (r *Reader) fillSessionPage(so *core.SessionObject, from int, req ShowSessionPageRequest, page *SessionPage) (int, error) {
+	probe := *page
+	probe.Pagination = Pagination{Limit: req.Limit, Returned: req.Limit, NextCursor: strings.Repeat("x", cursorMaxEncoded)}
+	head, err := json.Marshal(&probe)
+	if err != nil {
+		return 0, err
+	}
+	used, last := len(head)+16, -1
+	for k := max(chunkAt(so.Chunks, from), 0); k < len(so.Chunks); k++ {
+		c, err := r.loadChunk(so.Chunks[k].ID)
+		if err != nil {
+			return 0, err
+		}
+		for i := range c.Events {
+			e := &c.Events[i]
+			if e.Ordinal < from || !InMode(req.Mode, e) {
+				continue
+			}
+			if len(page.Events) == req.Limit {
+				page.Pagination.HasMore = true
+				return last, nil
+			}
+			if req.MaxBytes > 0 {
+				b, err := json.Marshal(e)
+				if err != nil {
+					return 0, err
+				}
+				if used+len(b)+1 > req.MaxBytes {
+					if len(page.Events) == 0 {
+						return 0, Errorf(CodeOutputLimit, "one event alone exceeds the response size limit: read it with show_event, or use the CLI")
+					}
+					page.Pagination.HasMore = true
+					return last, nil
+				}
+				used += len(b) + 1
+			}
+			page.Events = append(page.Events, *e)
+			last = e.Ordinal
+		}
+	}
+	return last, nil
+}
+
+// loadSession reads the session object of a tree entry.
+func (r *Reader) loadSession(e core.TreeEntry) (*core.SessionObject, error) {
+	so, err := core.LoadSession(r.store, e.Object)
+	return so, wrapObjErr(err)
+}
+
+// loadChunk reads a chunk without caching it: paged reads walk through
+// sessions once, and a long-lived reader must not keep them all.
+func (r *Reader) loadChunk(id objects.ID) (*core.Chunk, error) {
+	c, err := core.LoadChunk(r.store, id)
+	return c, wrapObjErr(err)
+}
+
+// frontiers caches each generation's import frontier by generation id.
+var frontiers sync.Map
+
+// freshness describes the pinned generation for a page.
+func (r *Reader) freshness() Freshness {
+	f := Freshness{GenerationNumber: r.gen.Number, GenerationCreated: r.gen.Created.UTC()}
+	if rs, err := refs.Open(r.home); err == nil {
+		if active, err := rs.Get(refs.Active); err == nil {
+			f.Latest = active == r.id
+		}
+	}
+	v, ok := frontiers.Load(r.id)
+	if !ok {
+		var t time.Time
+		if c, err := core.LoadCursors(r.store, r.gen.Cursors); err == nil {
+			for _, fc := range c.Files {
+				if !fc.Missing && fc.ModTime.After(t) {
+					t = fc.ModTime.UTC()
+				}
+			}
+		}
+		v = t
+		frontiers.Store(r.id, t)
+	}
+	if t := v.(time.Time); !t.IsZero() {
+		f.Frontier = &t
+	}
+	return f
+}
