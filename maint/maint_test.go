@@ -1,0 +1,114 @@
+package maint_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"ctx/core"
+	"ctx/ingest"
+	"ctx/internal/corpus"
+	"ctx/maint"
+	"ctx/objects"
+	"ctx/query"
+	"ctx/sources"
+)
+
+func importAll(t *testing.T, home, store string) *ingest.Report {
+	t.Helper()
+	var srcs []core.Source
+	for _, p := range sources.Builtin() {
+		srcs = append(srcs, core.Source{Kind: core.KindAutomatic, Provider: p})
+	}
+	rep, err := ingest.Run(context.Background(), ingest.Options{Home: store, Sources: srcs, Version: "test",
+		Env: core.Env{Home: home, Getenv: func(string) string { return "" }}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func countObjects(t *testing.T, store string) int {
+	t.Helper()
+	s, _ := objects.Open(ingest.ObjectsDir(store))
+	n := 0
+	_ = s.Walk(func(objects.ID) error { n++; return nil })
+	return n
+}
+
+func TestGCKeepsActiveAndRemovesTheRest(t *testing.T) {
+	home, store := filepath.Join(t.TempDir(), "home"), filepath.Join(t.TempDir(), "store")
+	if _, err := corpus.Generate(home, corpus.Options{Events: 2000, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	importAll(t, home, store)
+	var files []string
+	_ = filepath.Walk(filepath.Join(home, ".claude"), func(p string, fi os.FileInfo, err error) error {
+		if err == nil && strings.HasSuffix(p, ".jsonl") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	sort.Strings(files)
+	if _, err := corpus.Append(files[0], 100, 5); err != nil {
+		t.Fatal(err)
+	}
+	if rep := importAll(t, home, store); !rep.Published {
+		t.Fatal("append not published")
+	}
+	before := countObjects(t, store)
+	// Keeping a week keeps both generations: nothing to remove.
+	rep, err := maint.GC(context.Background(), store, 7*24*time.Hour, time.Now(), nil)
+	if err != nil || rep.ObjectsRemoved != 0 || rep.KeptGenerations != 2 {
+		t.Fatalf("gc keep 7d: %+v %v", rep, err)
+	}
+	rep, err = maint.GC(context.Background(), store, 0, time.Now().Add(time.Hour), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Generation 1's own objects go: its tree, cursors, generation, the
+	// replaced tail chunk and session object.
+	if rep.KeptGenerations != 1 || rep.ObjectsRemoved < 4 || countObjects(t, store) != before-rep.ObjectsRemoved {
+		t.Fatalf("gc keep 0: %+v (before %d)", rep, before)
+	}
+	v, err := maint.Verify(store)
+	if err != nil || !v.OK || v.Generations != 1 {
+		t.Fatalf("verify after gc: %+v %v", v, err)
+	}
+	r, err := query.Open(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if res, err := r.Search(context.Background(), query.SearchRequest{Query: "test"}); err != nil || len(res.Results) == 0 {
+		t.Fatalf("search after gc: %v", err)
+	}
+}
+
+func TestVerifyNamesCorruptObject(t *testing.T) {
+	home, store := filepath.Join(t.TempDir(), "home"), filepath.Join(t.TempDir(), "store")
+	if _, err := corpus.Generate(home, corpus.Options{Events: 500, Seed: 4}); err != nil {
+		t.Fatal(err)
+	}
+	importAll(t, home, store)
+	s, _ := objects.Open(ingest.ObjectsDir(store))
+	var victim objects.ID
+	_ = s.Walk(func(id objects.ID) error { victim = id; return nil })
+	p := filepath.Join(ingest.ObjectsDir(store), victim.String()[:2], victim.String()[2:])
+	data, _ := os.ReadFile(p)
+	data[len(data)/3] ^= 0x10
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	v, err := maint.Verify(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.OK || len(v.Damage) == 0 || v.Damage[0].Name != victim.String() {
+		t.Fatalf("verify did not name %s: %+v", victim, v.Damage)
+	}
+}
