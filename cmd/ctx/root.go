@@ -51,7 +51,8 @@ func newRootCmd(env *Env, f *format) *cobra.Command {
 	root.PersistentFlags().StringVar(&f.value, "format", "text", "output format: text or json (jsonl where a command streams)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usagef("%v", err) })
 	root.AddCommand(newImportCmd(env, f), newStatusCmd(env, f), newSourcesCmd(env, f), newSearchCmd(env, f),
-		newShowCmd(env, f), newListCmd(env, f), newVerifyCmd(env, f), newGCCmd(env, f), newDocsCmd(env, f))
+		newShowCmd(env, f), newListCmd(env, f), newVerifyCmd(env, f), newGCCmd(env, f), newDocsCmd(env, f),
+		newMCPCmd(env, f))
 	root.SetHelpCommand(newHelpCmd(root))
 	return root
 }

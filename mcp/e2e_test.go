@@ -1,0 +1,300 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// heldBack is the fixture project imported only later, to publish a new
+// generation while a server runs.
+const heldBack = "-Users-dain-workspace-coderabbit-review-helper"
+
+// e2e drives one connected ctx mcp serve through the official Go SDK
+// client, validating every structuredContent against the tool's
+// advertised output schema.
+type e2e struct {
+	t       *testing.T
+	ctx     context.Context
+	cs      *sdk.ClientSession
+	schemas map[string]*jsonschema.Resolved
+}
+
+// TestEndToEnd builds ctx, imports the real fixtures, and drives
+// ctx mcp serve over stdio at both protocol versions, and once with a
+// client that probes with server/discover first.
+func TestEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the ctx binary")
+	}
+	w := newWorld(t, heldBack)
+	for _, v := range []string{"2025-11-25", "2025-06-18", ""} {
+		name := v
+		if name == "" {
+			name = "discover-probe"
+		}
+		t.Run(name, func(t *testing.T) {
+			want := v
+			if want == "" {
+				want = ProtocolVersions[0]
+			}
+			e := connectE2E(t, w, v)
+			if got := e.cs.InitializeResult().ProtocolVersion; got != want {
+				t.Fatalf("negotiated %s, want %s", got, want)
+			}
+			e.everyTool()
+			e.searchContracts()
+			e.typedErrors()
+			e.pageSessionToEnd()
+			e.pageEventsToEnd()
+		})
+	}
+	t.Run("raw-pipe", func(t *testing.T) { rawPipe(t, w) })
+	t.Run("new-generation", func(t *testing.T) { newGeneration(t, w) })
+}
+
+func connectE2E(t *testing.T, w *world, version string) *e2e {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	cs := w.connect(t, ctx, version)
+	t.Cleanup(func() { cs.Close() })
+	e := &e2e{t: t, ctx: ctx, cs: cs, schemas: map[string]*jsonschema.Resolved{}}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatalf("tools/list: %v", err)
+	}
+	var names []string
+	for _, tool := range tools.Tools {
+		names = append(names, tool.Name)
+		e.schemas[tool.Name] = resolveSchema(t, tool.OutputSchema)
+	}
+	slices.Sort(names)
+	want := []string{"blame", "query_events", "search", "show_event", "show_session", "sources", "status"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("tools %v, want %v", names, want)
+	}
+	return e
+}
+
+// call calls a tool, checks the result against its output schema and
+// returns the structuredContent as a generic object.
+func (e *e2e) call(name string, args map[string]any) (map[string]any, bool) {
+	e.t.Helper()
+	res, err := e.cs.CallTool(e.ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		e.t.Fatalf("%s: %v", name, err)
+	}
+	if len(res.Content) == 0 || res.Content[0].(*sdk.TextContent).Text == "" {
+		e.t.Fatalf("%s: no text content", name)
+	}
+	validate(e.t, e.schemas[name], res.StructuredContent)
+	obj, _ := res.StructuredContent.(map[string]any)
+	return obj, res.IsError
+}
+
+// ok calls a tool that must succeed.
+func (e *e2e) ok(name string, args map[string]any) map[string]any {
+	e.t.Helper()
+	obj, isErr := e.call(name, args)
+	if isErr {
+		e.t.Fatalf("%s %v: tool error %v", name, args, obj)
+	}
+	return obj
+}
+
+// fails calls a tool that must fail with code; the message must not echo
+// any of the forbidden strings.
+func (e *e2e) fails(code, name string, args map[string]any, forbidden ...string) map[string]any {
+	e.t.Helper()
+	obj, isErr := e.call(name, args)
+	if !isErr || obj["error_code"] != code {
+		e.t.Fatalf("%s %v: got %v, want error_code %s", name, args, obj, code)
+	}
+	for _, f := range forbidden {
+		if strings.Contains(obj["message"].(string), f) {
+			e.t.Fatalf("%s: message echoes rejected input: %v", name, obj["message"])
+		}
+	}
+	return obj
+}
+
+func (e *e2e) everyTool() {
+	st := e.ok("status", nil)
+	if st["read_only"] != true || st["generation"] == nil {
+		e.t.Fatalf("status: %v", st)
+	}
+	if lu := st["local_usage"].(map[string]any); lu["enabled"] != true || lu["definition_version"] == nil {
+		e.t.Fatalf("status local_usage: %v", lu)
+	}
+	src := e.ok("sources", map[string]any{})
+	raw, _ := json.Marshal(src)
+	if !strings.Contains(string(raw), `"root":"Backup"`) || !strings.Contains(string(raw), `"group":"archive"`) {
+		e.t.Fatalf("sources has no configured row: %s", raw)
+	}
+	hit := e.firstHit()
+	e.ok("show_event", map[string]any{"ctx_event_id": hit["ctx_event_id"], "window": 2})
+	e.ok("show_session", map[string]any{"ctx_session_id": hit["ctx_session_id"]})
+	e.ok("query_events", map[string]any{"sessions": []string{hit["ctx_session_id"].(string)}, "limit": 5})
+	e.fails("not_available", "blame", map[string]any{"file": "main.go"})
+	if _, err := e.cs.CallTool(e.ctx, &sdk.CallToolParams{Name: "no_such_tool"}); err == nil {
+		e.t.Fatal("an unknown tool must be a protocol error")
+	}
+}
+
+// firstHit returns the first result of a search that must find something.
+func (e *e2e) firstHit() map[string]any {
+	e.t.Helper()
+	res := e.ok("search", map[string]any{"query": "test", "limit": 5})
+	hits := res["results"].([]any)
+	if len(hits) == 0 {
+		e.t.Fatal("search found nothing in the fixtures")
+	}
+	return hits[0].(map[string]any)
+}
+
+func (e *e2e) searchContracts() {
+	res := e.ok("search", map[string]any{"query": "test", "include_current_session": true, "primary_only": true})
+	if scope := res["filters"].(map[string]any)["content_scope"]; scope != "all" {
+		e.t.Fatalf("omitted content_scope resolved to %v, want all", scope)
+	}
+	for _, scope := range []string{"all", "transcript", "calls", "outputs"} {
+		res := e.ok("search", map[string]any{"query": "test", "content_scope": scope})
+		if got := res["filters"].(map[string]any)["content_scope"]; got != scope {
+			e.t.Fatalf("content_scope %s echoed as %v", scope, got)
+		}
+	}
+	res = e.ok("search", map[string]any{"query": "test", "mode": "hybrid"})
+	meta := res["metadata"].(map[string]any)
+	if meta["mode"] != "lexical" || meta["requested_mode"] != "hybrid" || meta["fallback"] == nil {
+		e.t.Fatalf("hybrid metadata: %v", meta)
+	}
+	e.fails("semantic_unavailable", "search", map[string]any{"query": "test", "mode": "semantic"})
+	e.fails("unsupported", "search", map[string]any{"query": "test", "mode": "semantic", "content_scope": "calls"})
+	res = e.ok("search", map[string]any{"query": "shell", "source_roots": []string{"Backup"}})
+	for _, h := range res["results"].([]any) {
+		if p := h.(map[string]any)["provider"]; p != "codex" {
+			e.t.Fatalf("source_roots Backup returned a %v hit", p)
+		}
+	}
+	e.ok("search", map[string]any{"query": "shell", "source_groups": []string{"archive"}, "source_roots": []string{"Backup"}})
+	e.fails("invalid_request", "search", map[string]any{"query": "shell", "source_roots": []string{"backup"}}, "backup")
+}
+
+func (e *e2e) typedErrors() {
+	e.fails("invalid_request", "search", map[string]any{"query": 7})
+	e.fails("invalid_request", "search", map[string]any{"query": "x", "bogus_argument": 1}, "bogus_argument")
+	e.fails("invalid_request", "search", map[string]any{"query": "x", "limit": 0})
+	e.fails("invalid_request", "search", map[string]any{"query": "x", "content_scope": "all", "event_type": "message"})
+	roots := make([]string, 65)
+	for i := range roots {
+		roots[i] = "r" + strings.Repeat("x", i%10)
+	}
+	e.fails("invalid_request", "search", map[string]any{"query": "x", "source_roots": roots})
+	e.fails("invalid_request", "search", map[string]any{"query": "x", "source_roots": []string{"../x"}}, "../x")
+	e.fails("invalid_request", "search", map[string]any{"query": "x", "source_groups": []string{"../x"}}, "../x")
+	e.fails("invalid_request", "show_event", map[string]any{"ctx_event_id": "evt_nope"}, "evt_nope")
+	e.fails("invalid_request", "show_event", map[string]any{"ctx_event_id": "evt_0", "window": 1, "before": 1})
+	e.fails("not_found", "show_event", map[string]any{"ctx_event_id": "evt_" + strings.Repeat("0", 32)})
+	hit := e.firstHit()
+	sid := hit["ctx_session_id"].(string)
+	e.fails("invalid_request", "show_session", map[string]any{"ctx_session_id": sid, "limit": 4097})
+	e.fails("invalid_request", "show_session", map[string]any{"ctx_session_id": sid, "mode": "everything"})
+	e.fails("invalid_cursor", "show_session", map[string]any{"ctx_session_id": sid, "cursor": "not-a-cursor"}, "not-a-cursor")
+	e.fails("invalid_cursor", "show_session", map[string]any{"ctx_session_id": sid, "cursor": ""})
+	e.fails("invalid_cursor", "show_session", map[string]any{"ctx_session_id": sid, "cursor": "é"})
+	page := e.ok("show_session", map[string]any{"ctx_session_id": sid, "mode": "log", "limit": 1})
+	cursor := page["pagination"].(map[string]any)["next_cursor"].(string)
+	e.fails("cursor_mismatch", "show_session", map[string]any{"ctx_session_id": sid, "mode": "transcript", "cursor": cursor})
+	e.fails("cursor_mismatch", "query_events", map[string]any{"cursor": cursor})
+	e.fails("invalid_request", "query_events", map[string]any{"event_types": []string{"message"}, "content_scope": "all"})
+}
+
+// pageSessionToEnd reads a whole session in log mode with small pages and
+// checks that the pages are exactly the session's events, in order.
+func (e *e2e) pageSessionToEnd() {
+	sid := e.firstHit()["ctx_session_id"].(string)
+	args := map[string]any{"ctx_session_id": sid, "mode": "log", "limit": 7}
+	var ordinals []int
+	want := -1
+	for pages := 0; ; pages++ {
+		p := e.ok("show_session", args)
+		if p["kind"] != "session_transcript" {
+			e.t.Fatalf("kind %v", p["kind"])
+		}
+		want = int(p["session"].(map[string]any)["event_count"].(float64))
+		for _, ev := range p["events"].([]any) {
+			ordinals = append(ordinals, int(ev.(map[string]any)["ordinal"].(float64)))
+		}
+		pg := p["pagination"].(map[string]any)
+		next, hasCursor := pg["next_cursor"]
+		if pg["has_more"] != hasCursor {
+			e.t.Fatalf("next_cursor present (%v) must equal has_more (%v)", hasCursor, pg["has_more"])
+		}
+		if pg["has_more"] != true {
+			break
+		}
+		if pages > 1000 {
+			e.t.Fatal("paging does not end")
+		}
+		args["cursor"] = next
+	}
+	if len(ordinals) != want || !slices.IsSorted(ordinals) || len(slices.Compact(slices.Clone(ordinals))) != want {
+		e.t.Fatalf("paged %d events (%v…), want %d in order", len(ordinals), ordinals[:min(5, len(ordinals))], want)
+	}
+}
+
+// pageEventsToEnd pages query_events over every event and compares the
+// count with the active generation's.
+func (e *e2e) pageEventsToEnd() {
+	args := map[string]any{"content": "none", "limit": 40}
+	total := 0
+	for {
+		p := e.ok("query_events", args)
+		if p["kind"] != "event_range_page" {
+			e.t.Fatalf("kind %v", p["kind"])
+		}
+		total += len(p["events"].([]any))
+		next, ok := p["next_cursor"]
+		if !ok {
+			if p["complete"] != true {
+				e.t.Fatalf("a page without next_cursor must be complete: %v", p["complete"])
+			}
+			break
+		}
+		args["cursor"] = next
+	}
+	st := e.ok("status", nil)
+	if want := int(st["generation"].(map[string]any)["events"].(float64)); total != want {
+		e.t.Fatalf("query_events paged %d events, the generation has %d", total, want)
+	}
+}
+
+// newGeneration imports more history while one server runs: the next call
+// sees the new generation, and cursors of the old one are stale.
+func newGeneration(t *testing.T, w *world) {
+	e := connectE2E(t, w, ProtocolVersions[0])
+	before := e.ok("status", nil)["generation"].(map[string]any)["number"].(float64)
+	sid := e.firstHit()["ctx_session_id"].(string)
+	page := e.ok("show_session", map[string]any{"ctx_session_id": sid, "mode": "log", "limit": 1})
+	cursor := page["pagination"].(map[string]any)["next_cursor"]
+	list := e.ok("query_events", map[string]any{"limit": 1})
+	listCursor := list["next_cursor"]
+
+	copyTree(t, filepath.Join(fixturesDir(t), "claude-code", "projects", heldBack),
+		filepath.Join(w.home, ".claude", "projects", heldBack))
+	w.ctx(t, "import")
+
+	after := e.ok("status", nil)["generation"].(map[string]any)["number"].(float64)
+	if after <= before {
+		t.Fatalf("generation %v after a new import, was %v", after, before)
+	}
+	e.fails("cursor_stale", "show_session", map[string]any{"ctx_session_id": sid, "mode": "log", "cursor": cursor})
+	e.fails("cursor_stale", "query_events", map[string]any{"limit": 1, "cursor": listCursor})
+}

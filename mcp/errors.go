@@ -1,0 +1,92 @@
+package mcp
+
+import (
+	"errors"
+	"fmt"
+
+	"ctx/query"
+	"ctx/sources"
+)
+
+// Error codes of tool errors. The shared ones are query's; the rest exist
+// only at the MCP boundary.
+const (
+	CodeNotAvailable        query.Code = "not_available"        // the tool is not built yet
+	CodeSemanticUnavailable query.Code = "semantic_unavailable" // no compatible semantic generation
+	CodeUnsupported         query.Code = "unsupported"          // the combination is not supported
+	CodeInvalidConfig       query.Code = "invalid_config"       // config.toml cannot be used
+	CodeInternal            query.Code = "internal_error"       // anything without a code
+)
+
+// errorCodes lists every error_code a tool may return; the error object's
+// schema enumerates them.
+var errorCodes = []query.Code{
+	query.CodeInvalidRequest, query.CodeNotFound, query.CodeNoHistory, query.CodeCorrupt,
+	query.CodeBusy, query.CodeIndex, query.CodeCursorStale, query.CodeCursorMismatch,
+	query.CodeInvalidCursor, query.CodeOutputLimit, CodeNotAvailable, CodeSemanticUnavailable,
+	CodeUnsupported, CodeInvalidConfig, CodeInternal,
+}
+
+// ErrorObject is the structuredContent of a tool error.
+type ErrorObject struct {
+	ErrorCode string         `json:"error_code"`
+	Message   string         `json:"message"`
+	Details   map[string]any `json:"details,omitempty"`
+}
+
+// toolError is an error with a code and optional details that a tool
+// returns to be rendered as an ErrorObject.
+type toolError struct {
+	code    query.Code
+	message string
+	details map[string]any
+}
+
+func (e *toolError) Error() string { return string(e.code) + ": " + e.message }
+
+// failf returns a tool error with a code.
+func failf(code query.Code, format string, args ...any) *toolError {
+	return &toolError{code: code, message: fmt.Sprintf(format, args...)}
+}
+
+// invalidf returns an invalid_request tool error.
+func invalidf(format string, args ...any) *toolError {
+	return failf(query.CodeInvalidRequest, format, args...)
+}
+
+// errorObject turns any error into the error object a model sees. Coded
+// errors keep their curated message (never the wrapped cause, which may
+// name files); uncoded errors get a generic message and report is told
+// the cause so it can be logged to stderr.
+func errorObject(err error, report func(error)) ErrorObject {
+	var te *toolError
+	if errors.As(err, &te) {
+		return ErrorObject{ErrorCode: string(te.code), Message: te.message, Details: te.details}
+	}
+	var qe *query.Error
+	if errors.As(err, &qe) {
+		return ErrorObject{ErrorCode: string(qe.Code), Message: qe.Message, Details: detailsFor(qe.Code)}
+	}
+	if errors.As(err, new(*sources.ConfigError)) {
+		return ErrorObject{ErrorCode: string(CodeInvalidConfig),
+			Message: "the ctx config.toml cannot be used: run ctx sources in a terminal to see why"}
+	}
+	if report != nil {
+		report(err)
+	}
+	return ErrorObject{ErrorCode: string(CodeInternal),
+		Message: "reading the ctx store failed; the server log (stderr) has the cause"}
+}
+
+// detailsFor adds the retry advice of the cursor codes.
+func detailsFor(code query.Code) map[string]any {
+	switch code {
+	case query.CodeCursorStale:
+		return map[string]any{"retryable": false, "restart_without_cursor": true}
+	case query.CodeCursorMismatch, query.CodeInvalidCursor:
+		return map[string]any{"retryable": false}
+	case query.CodeOutputLimit:
+		return map[string]any{"limit_bytes": MaxResponseBytes}
+	}
+	return nil
+}

@@ -1,0 +1,69 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"ctx/ingest"
+	"ctx/query"
+)
+
+// errNoStore is the answer when $CTX_HOME does not exist: the server never
+// creates a store.
+func errNoStore() error {
+	return query.Errorf(query.CodeNoHistory, "nothing has been imported yet: run ctx import")
+}
+
+// storeExists reports whether $CTX_HOME holds a store: its objects and refs
+// directories, which every import creates. query.Open creates them when
+// they are missing, and a read-only server must not, so every read checks
+// first.
+func (s *Server) storeExists() bool {
+	for _, dir := range []string{ingest.ObjectsDir(s.cfg.CtxHome), filepath.Join(s.cfg.CtxHome, "refs")} {
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			return false
+		}
+	}
+	return true
+}
+
+// open pins the active generation for one tool call.
+func (s *Server) open() (*query.Reader, error) {
+	if !s.storeExists() {
+		return nil, errNoStore()
+	}
+	return query.Open(s.cfg.CtxHome)
+}
+
+// freshnessTimeout bounds the startup check.
+const freshnessTimeout = time.Second
+
+// checkFreshness is the bounded, content-free startup check: it resolves
+// the active generation and logs one line to stderr when there is nothing
+// to serve. It imports nothing and writes nothing. There is no daemon to
+// wake yet; when there is, the wake belongs here.
+func (s *Server) checkFreshness(ctx context.Context) {
+	done := make(chan string, 1)
+	go func() {
+		r, err := s.open()
+		if err != nil {
+			done <- "store check: " + string(query.CodeOf(err)) + " (tool calls answer with this error until ctx import or ctx verify fixes it)"
+			return
+		}
+		defer r.Close()
+		done <- ""
+	}()
+	select {
+	case msg := <-done:
+		if msg != "" {
+			s.logf("%s", msg)
+		}
+	case <-time.After(freshnessTimeout):
+		s.logf("store check still running after %s; serving anyway", freshnessTimeout)
+	case <-ctx.Done():
+	}
+}

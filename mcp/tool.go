@@ -1,0 +1,189 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"ctx/query"
+)
+
+// MaxResponseBytes bounds one JSON-RPC response line, newline included
+// (spec 000: the 1 MiB aggregate MCP limit).
+const MaxResponseBytes = 1 << 20
+
+// envelopeReserve covers the JSON-RPC envelope around a tool result:
+// {"jsonrpc":"2.0","id":…,"result":…} and the newline, for ids of up to
+// about 1,900 bytes.
+const envelopeReserve = 2048
+
+// maxTextBytes bounds the text fallback of a result.
+const maxTextBytes = 64 << 10
+
+// reply is a tool's successful answer, already serialized.
+type reply struct {
+	structured json.RawMessage
+	text       string
+	bytes      int // the serialized result object: structuredContent + text + keys
+}
+
+// respond serializes a success object and its text fallback. The byte
+// count is what mcp-go will write for the result object (encoding/json
+// with HTML escaping, the text as a JSON string).
+func respond(out any, text string) (*reply, error) {
+	raw, err := json.Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	textJSON, err := json.Marshal(text)
+	if err != nil {
+		return nil, err
+	}
+	const keys = len(`{"content":[{"type":"text","text":}],"structuredContent":}`)
+	return &reply{structured: raw, text: text, bytes: len(raw) + len(textJSON) + keys}, nil
+}
+
+// fits reports whether a reply stays within the response budget.
+func (r *reply) fits() bool { return r.bytes+envelopeReserve <= MaxResponseBytes }
+
+// toolDef is one registered tool: its advertised definition and handler.
+type toolDef struct {
+	tool    mcpgo.Tool
+	handler func(s *Server) server.ToolHandlerFunc
+}
+
+// runFunc answers a tool call with decoded, not yet validated input.
+type runFunc[In any] func(ctx context.Context, s *Server, in *In) (*reply, error)
+
+// defineTool builds a read-only tool whose input is In and whose success
+// object is Out. refine adds input constraints struct tags cannot express.
+func defineTool[In, Out any](name, title, description string, refine func(*jsonschema.Schema), run runFunc[In]) toolDef {
+	t := mcpgo.NewTool(name,
+		mcpgo.WithDescription(description),
+		mcpgo.WithTitleAnnotation(title),
+		mcpgo.WithRawInputSchema(mustJSON(inputSchemaOf[In](refine))),
+		mcpgo.WithRawOutputSchema(mustJSON(outputSchemaOf[Out]())),
+		mcpgo.WithReadOnlyHintAnnotation(true),
+		mcpgo.WithDestructiveHintAnnotation(false),
+		mcpgo.WithIdempotentHintAnnotation(true),
+		mcpgo.WithOpenWorldHintAnnotation(false),
+	)
+	t.InputSchema = mcpgo.ToolInputSchema{} // the raw schema is the one advertised
+	return toolDef{tool: t, handler: func(s *Server) server.ToolHandlerFunc {
+		return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			var in In
+			if err := decodeArgs(req.Params, &in); err != nil {
+				return s.failure(err), nil
+			}
+			r, err := run(ctx, s, &in)
+			if err != nil {
+				return s.failure(err), nil
+			}
+			if !r.fits() {
+				return s.failure(outputLimit()), nil
+			}
+			return &mcpgo.CallToolResult{Content: []mcpgo.Content{mcpgo.NewTextContent(r.text)},
+				RawStructuredContent: r.structured}, nil
+		}
+	}}
+}
+
+// outputLimit is the tool error of a result that cannot fit the budget.
+func outputLimit() *toolError {
+	e := failf(query.CodeOutputLimit, "the answer does not fit the 1 MiB MCP response limit: ask for less "+
+		"(a smaller window or limit, content text or none), or use the ctx CLI for the complete stream")
+	e.details = map[string]any{"limit_bytes": MaxResponseBytes}
+	return e
+}
+
+// failure renders an error as an isError result with the error object.
+func (s *Server) failure(err error) *mcpgo.CallToolResult {
+	obj := errorObject(err, func(cause error) { s.logf("tool error: %v", cause) })
+	raw, _ := json.Marshal(obj)
+	return &mcpgo.CallToolResult{
+		Content:              []mcpgo.Content{mcpgo.NewTextContent(obj.ErrorCode + ": " + obj.Message)},
+		RawStructuredContent: raw,
+		IsError:              true,
+	}
+}
+
+// decodeArgs decodes tool arguments strictly: an object, known fields only,
+// the right types. Its errors are invalid_request and never echo values.
+func decodeArgs(p mcpgo.CallToolParams, dst any) error {
+	raw := bytes.TrimSpace(p.RawArguments)
+	if len(raw) == 0 && p.Arguments != nil {
+		var err error
+		if raw, err = json.Marshal(p.Arguments); err != nil {
+			return invalidf("arguments must be a JSON object")
+		}
+	}
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	if raw[0] != '{' {
+		return invalidf("arguments must be a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return argError(err, dst)
+	}
+	return nil
+}
+
+// argError turns a decoding error into a generic invalid_request.
+func argError(err error, dst any) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return invalidf("argument %s has the wrong type: want %s", te.Field, jsonKind(te.Type))
+	}
+	if strings.HasPrefix(err.Error(), "json: unknown field") {
+		return invalidf("unknown argument: the valid arguments are %s", strings.Join(fieldNames(dst), ", "))
+	}
+	return invalidf("arguments are not a valid JSON object for this tool")
+}
+
+// jsonKind names the JSON type a Go type decodes from.
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int64, reflect.Int32, reflect.Uint, reflect.Uint64, reflect.Uint32:
+		return "an integer"
+	case reflect.Float64, reflect.Float32:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array of " + strings.TrimPrefix(strings.TrimPrefix(jsonKind(t.Elem()), "a "), "an ") + "s"
+	}
+	return "an object"
+}
+
+// fieldNames lists the json names of a struct's fields.
+func fieldNames(v any) []string {
+	t := reflect.TypeOf(v)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	var out []string
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,68 @@
+package mcp
+
+import (
+	"context"
+	"sort"
+
+	"ctx/query"
+	"ctx/refs"
+)
+
+const statusDescription = "Report the state of the local ctx history store: the active generation " +
+	"(sessions, events, when it was imported), per-source counts and import problems, the search index, " +
+	"and compact local usage accounting. Call it first when search finds nothing, to check whether history " +
+	"has been imported. It only reads; it never imports or refreshes anything. read_only is always true."
+
+// statusInput takes no arguments.
+type statusInput struct{}
+
+// StatusOutput is the CLI status read model (ctx status --format json)
+// plus the compact local usage report.
+type StatusOutput struct {
+	*query.Status
+	LocalUsage LocalUsage `json:"local_usage" jsonschema:"Compact local usage accounting: enablement, state and versions only."`
+}
+
+func statusTool() toolDef {
+	return defineTool[statusInput, StatusOutput]("status", "Store status", statusDescription, nil, runStatus)
+}
+
+func runStatus(_ context.Context, s *Server, _ *statusInput) (*reply, error) {
+	st := &query.Status{CtxHome: s.cfg.CtxHome, Sources: []refs.SourceStats{}, Problems: map[string]int{}, ReadOnly: true}
+	if s.storeExists() {
+		var err error
+		if st, err = query.ReadStatus(s.cfg.CtxHome); err != nil {
+			return nil, err
+		}
+	}
+	out := &StatusOutput{Status: st, LocalUsage: s.usage.Report()}
+	return respond(out, renderStatus(out))
+}
+
+func renderStatus(out *StatusOutput) string {
+	t := newText()
+	if out.Generation == nil {
+		t.linef("Nothing imported yet: run ctx import in a terminal, then search.")
+	} else {
+		g := out.Generation
+		t.linef("Generation %d, imported %s: %d sessions, %d events.", g.Number,
+			g.Created.Format("2006-01-02 15:04:05Z07:00"), g.Sessions, g.Events)
+		t.linef("Index: %d shards, %d documents.", out.Index.Shards, out.Index.Docs)
+	}
+	for _, src := range out.Sources {
+		name := src.Provider
+		if src.Root != "" {
+			name += " (root " + src.Root + ")"
+		}
+		t.linef("Source %s: %d files, %d sessions, %d events.", name, src.Files, src.Sessions, src.Events)
+	}
+	codes := make([]string, 0, len(out.Problems))
+	for c := range out.Problems {
+		codes = append(codes, c)
+	}
+	sort.Strings(codes)
+	for _, c := range codes {
+		t.linef("Problem %s: %d (the good records were imported).", c, out.Problems[c])
+	}
+	return t.String() // local_usage stays machine-only (spec 000)
+}
