@@ -2,6 +2,8 @@ package query
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -38,8 +40,12 @@ type GenerationRef struct {
 	Created time.Time `json:"created"`
 }
 
-// Open pins the active generation of the store in home.
+// Open pins the active generation of the store in home. It creates
+// nothing: a store with no published generation is CodeNoHistory.
 func Open(home string) (*Reader, error) {
+	if _, err := os.Stat(filepath.Join(home, "refs", refs.Active)); err != nil {
+		return nil, Errorf(CodeNoHistory, "nothing has been imported yet: run ctx import")
+	}
 	store, err := objects.Open(ingest.ObjectsDir(home))
 	if err != nil {
 		return nil, err
