@@ -1,4 +1,22 @@
 // Package blame links commits to the agent evidence that wrote them and
-// answers line, commit and pull-request blame (DESIGN.md §9). It is not
-// built yet: the hook-driven blame issue fills it.
+// answers line, commit and pull-request blame (DESIGN.md §9; the note
+// format is docs/notes-format.md).
+//
+// Vocabulary:
+//   - Added lines: the lines a commit adds against its first parent
+//     (git diff-tree -U0 -M), numbered in the commit's own version.
+//   - Written lines: the trimmed lines an agent edit event wrote: a write's
+//     content, an edit's new text less the lines its old text already had,
+//     a patch's + lines. Trivial lines (no letter or digit) match only next
+//     to an added line the same event wrote.
+//   - Window: events since the parent commit's time less a margin (all
+//     events for a root commit), of sessions whose workspace is the
+//     repository or below it, or that touched a file in it.
+//   - Record: one note line naming the lines of one file that one session's
+//     events wrote (match exact_line), or a session active in the window
+//     with no matching line (file null, match session_active).
+//   - Carry: on post-rewrite, a record moves to the new commit with the
+//     lines whose content the new commit still adds; the rest are dropped.
+//   - Evidence: a record's event resolved through the pinned generation
+//     (timestamp, excerpt); in_store false when the event is gone.
 package blame

@@ -1,0 +1,176 @@
+package blame
+
+import (
+	"context"
+	"strings"
+	"time"
+	"unicode"
+
+	"ctx/core"
+	"ctx/query"
+)
+
+// EvRef names one agent event (or, with EventID empty, one session).
+type EvRef struct {
+	SessionID, EventID, Provider, Native string
+}
+
+// Written indexes the lines agent edit events wrote in a repository: by
+// path relative to the root, then by trimmed line text, the events (indices
+// into Events) that wrote it, an event repeated as often as it wrote the
+// line.
+type Written struct {
+	Files  map[string]map[string][]int
+	Events []EvRef
+	// Active are the sessions that worked in the repository during the
+	// window, in the order first seen.
+	Active []EvRef
+}
+
+// Collect reads the events of the pinned generation since since that
+// belong to repo: their session's workspace is the root or below it, or
+// they touch a file under it.
+func Collect(ctx context.Context, rd *query.Reader, repo *Repo, since time.Time) (*Written, error) {
+	w := &Written{Files: map[string]map[string][]int{}}
+	c := &collector{rd: rd, repo: repo, w: w, natives: map[string]string{}, seen: map[string]bool{},
+		evAt: map[string]int{}}
+	req := query.ListRequest{Since: since, Content: query.ContentFull, Limit: query.MaxPageLimit}
+	for {
+		page, err := rd.ListEvents(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		for i := range page.Events {
+			c.row(&page.Events[i])
+		}
+		if page.Complete || page.NextCursor == "" {
+			return w, nil
+		}
+		req.Cursor = page.NextCursor
+	}
+}
+
+type collector struct {
+	rd      *query.Reader
+	repo    *Repo
+	w       *Written
+	natives map[string]string // ctx session id → native id
+	seen    map[string]bool   // active sessions
+	evAt    map[string]int    // event id → index in w.Events
+}
+
+func (c *collector) row(row *query.EventRow) {
+	inside := false
+	if row.Workspace != "" {
+		_, err := c.repo.Rel("/", row.Workspace)
+		inside = err == nil
+	}
+	touched := inside
+	for _, f := range row.Files {
+		lines := writtenLines(&f)
+		if f.Path == "" || (!inside && !isAbs(f.Path)) {
+			continue
+		}
+		base := c.repo.Root
+		if inside {
+			base = row.Workspace
+		}
+		rel, err := c.repo.Rel(base, f.Path)
+		if err != nil {
+			continue
+		}
+		touched = true
+		if len(lines) > 0 {
+			c.add(row, rel, lines)
+		}
+	}
+	if touched && !c.seen[row.CtxSessionID] {
+		c.seen[row.CtxSessionID] = true
+		c.w.Active = append(c.w.Active, c.ref(row, ""))
+	}
+}
+
+func isAbs(p string) bool {
+	return strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) || (len(p) > 2 && p[1] == ':')
+}
+
+func (c *collector) ref(row *query.EventRow, event string) EvRef {
+	native, ok := c.natives[row.CtxSessionID]
+	if !ok {
+		if id, err := core.ParseSessionID(row.CtxSessionID); err == nil {
+			if so, err := c.rd.Session(id); err == nil {
+				native = so.Session.NativeID
+			}
+		}
+		c.natives[row.CtxSessionID] = native
+	}
+	return EvRef{SessionID: row.CtxSessionID, EventID: event, Provider: row.Provider, Native: native}
+}
+
+func (c *collector) add(row *query.EventRow, rel string, lines []string) {
+	i, ok := c.evAt[row.CtxEventID]
+	if !ok {
+		i = len(c.w.Events)
+		c.evAt[row.CtxEventID] = i
+		c.w.Events = append(c.w.Events, c.ref(row, row.CtxEventID))
+	}
+	idx := c.w.Files[rel]
+	if idx == nil {
+		idx = map[string][]int{}
+		c.w.Files[rel] = idx
+	}
+	for _, l := range lines {
+		idx[l] = append(idx[l], i) // once per occurrence: the count bounds matches
+	}
+}
+
+// writtenLines returns the trimmed lines a file touch wrote: a write's
+// content, an edit's new text less the lines its old text already had
+// (context an edit repeats is not written by it), a patch's added lines.
+func writtenLines(f *core.FileTouch) []string {
+	var out []string
+	switch f.Op {
+	case core.OpWrite, core.OpCreate:
+		out = splitTrim(f.NewText)
+	case core.OpEdit:
+		old := map[string]int{}
+		for _, l := range splitTrim(f.OldText) {
+			old[l]++
+		}
+		for _, l := range splitTrim(f.NewText) {
+			if old[l] > 0 {
+				old[l]--
+				continue
+			}
+			out = append(out, l)
+		}
+	}
+	for _, l := range strings.Split(f.Patch, "\n") {
+		if strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++ ") {
+			out = append(out, strings.TrimSpace(l[1:]))
+		}
+	}
+	return out
+}
+
+func splitTrim(s string) []string {
+	if s == "" {
+		return nil
+	}
+	parts := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	for i, p := range parts {
+		parts[i] = strings.TrimSpace(p)
+	}
+	return parts
+}
+
+// trivial lines (blank, braces, punctuation) match only next to a
+// non-trivial line the same event wrote.
+func trivial(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}

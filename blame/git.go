@@ -1,0 +1,141 @@
+package blame
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Conditions a caller branches on; each message is a complete answer.
+var (
+	ErrNotRepo       = errors.New("not inside a git repository")
+	ErrNoCommits     = errors.New("the repository has no commits yet")
+	ErrOutside       = errors.New("the path is outside the repository")
+	ErrBinary        = errors.New("the file is binary: blame works on text lines")
+	ErrNotTracked    = errors.New("the file is not tracked at HEAD")
+	ErrBadRevision   = errors.New("unknown revision")
+	ErrBadNote       = errors.New("the note is not ctx JSON Lines")
+	ErrNewerNote     = errors.New("the note was written by a newer ctx")
+	ErrNoLinesInFile = errors.New("the line range is outside the file")
+)
+
+// GitError is a git command that failed, with its stderr.
+type GitError struct {
+	Args   []string
+	Stderr string
+	Err    error
+}
+
+func (e *GitError) Error() string {
+	msg := strings.TrimSpace(e.Stderr)
+	if msg == "" {
+		msg = e.Err.Error()
+	}
+	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), msg)
+}
+
+func (e *GitError) Unwrap() error { return e.Err }
+
+// Repo is a git working tree addressed by its top-level directory.
+type Repo struct {
+	Root string // absolute top-level directory (git rev-parse --show-toplevel)
+}
+
+// OpenRepo finds the repository that contains dir.
+func OpenRepo(ctx context.Context, dir string) (*Repo, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("repository %s: %w", dir, err)
+	}
+	out, err := gitOut(ctx, abs, nil, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", abs, ErrNotRepo)
+	}
+	return &Repo{Root: strings.TrimSpace(out)}, nil
+}
+
+// Git runs git in the repository and returns its stdout.
+func (r *Repo) Git(ctx context.Context, args ...string) (string, error) {
+	return gitOut(ctx, r.Root, nil, args...)
+}
+
+// GitIn runs git with stdin.
+func (r *Repo) GitIn(ctx context.Context, stdin []byte, args ...string) (string, error) {
+	return gitOut(ctx, r.Root, stdin, args...)
+}
+
+func gitOut(ctx context.Context, dir string, stdin []byte, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return stdout.String(), &GitError{Args: args, Stderr: stderr.String(), Err: err}
+	}
+	return stdout.String(), nil
+}
+
+// Resolve returns the full commit id of rev; a repository without commits
+// is ErrNoCommits.
+func (r *Repo) Resolve(ctx context.Context, rev string) (string, error) {
+	out, err := r.Git(ctx, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	if err == nil {
+		return strings.TrimSpace(out), nil
+	}
+	if _, herr := r.Git(ctx, "rev-parse", "--verify", "--quiet", "HEAD"); herr != nil {
+		return "", ErrNoCommits
+	}
+	return "", fmt.Errorf("%w: %s", ErrBadRevision, rev)
+}
+
+// GitPath returns the absolute path of git rev-parse --git-path name.
+func (r *Repo) GitPath(ctx context.Context, name string) (string, error) {
+	out, err := r.Git(ctx, "rev-parse", "--git-path", name)
+	if err != nil {
+		return "", err
+	}
+	p := strings.TrimSpace(out)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(r.Root, p)
+	}
+	return filepath.Clean(p), nil
+}
+
+// Rel returns path relative to the repository root with forward slashes,
+// resolving a relative path against base; ErrOutside when it is not in the
+// repository.
+func (r *Repo) Rel(base, path string) (string, error) {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(base, path)
+	}
+	path = filepath.Clean(path)
+	for _, root := range r.roots() {
+		rel, err := filepath.Rel(root, path)
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(rel), nil
+		}
+	}
+	if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
+		return r.Rel(base, real)
+	}
+	return "", fmt.Errorf("%s: %w", path, ErrOutside)
+}
+
+// roots are the spellings of the root: as git prints it, and with symlinks
+// resolved (/tmp and /private/tmp on macOS).
+func (r *Repo) roots() []string {
+	out := []string{r.Root}
+	if real, err := filepath.EvalSymlinks(r.Root); err == nil && real != r.Root {
+		out = append(out, real)
+	}
+	return out
+}

@@ -1,0 +1,152 @@
+package blame
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"ctx/core"
+	"ctx/ingest"
+	"ctx/query"
+	"ctx/sources"
+	"ctx/sources/redact"
+)
+
+// Linking defaults.
+const (
+	DefaultRefreshTimeout = 5 * time.Second
+	// DefaultMargin widens the window before the parent commit's time, for
+	// clock skew between agents and git.
+	DefaultMargin = 10 * time.Minute
+)
+
+// LinkOptions configure linking a commit.
+type LinkOptions struct {
+	Home    string   // $CTX_HOME
+	Env     core.Env // discovery environment for the refresh
+	Version string   // importer version recorded by the refresh
+	Refresh bool     // import changed history first
+	// RefreshTimeout bounds the refresh; DefaultRefreshTimeout when zero.
+	RefreshTimeout time.Duration
+	Margin         time.Duration // DefaultMargin when zero
+	Log            func(string)  // problems that do not stop linking
+}
+
+func (o *LinkOptions) logf(format string, args ...any) {
+	if o.Log != nil {
+		o.Log(fmt.Sprintf(format, args...))
+	}
+}
+
+// Link attributes the lines commit rev added to agent evidence and writes
+// the note (merged with a note already there). It returns the note, nil
+// when there is no evidence.
+func Link(ctx context.Context, repo *Repo, rev string, opts LinkOptions) (*Note, error) {
+	c, err := repo.Commit(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Refresh {
+		refresh(ctx, opts)
+	}
+	rd, err := query.Open(opts.Home)
+	if query.CodeOf(err) == query.CodeNoHistory {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	defer rd.Close()
+	margin := opts.Margin
+	if margin == 0 {
+		margin = DefaultMargin
+	}
+	var since time.Time
+	if c.Parent != "" {
+		since = time.Unix(c.PTime, 0).Add(-margin)
+	}
+	w, err := Collect(ctx, rd, repo, since)
+	if err != nil {
+		return nil, fmt.Errorf("read evidence: %w", err)
+	}
+	added, err := repo.AddedLines(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return writeMerged(ctx, repo, c.ID, Match(added, w), opts.logf)
+}
+
+// writeMerged merges n with the note already on commit and writes it; an
+// unreadable existing note is replaced (and logged).
+func writeMerged(ctx context.Context, repo *Repo, commit string, n *Note, logf func(string, ...any)) (*Note, error) {
+	old, err := repo.ReadNote(ctx, commit)
+	switch {
+	case errors.Is(err, ErrNewerNote):
+		logf("commit %s: %v; left as is", short(commit), err)
+		return nil, nil
+	case err != nil:
+		logf("commit %s: existing note ignored: %v", short(commit), err)
+	case old != nil:
+		old.Merge(n)
+		n = old
+	}
+	if len(n.Records) == 0 {
+		return nil, nil
+	}
+	if err := repo.WriteNote(ctx, commit, n); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// refresh imports changed history within the bounded time; a busy store or
+// a refresh that runs out of time links with what is stored.
+func refresh(ctx context.Context, opts LinkOptions) {
+	timeout := opts.RefreshTimeout
+	if timeout == 0 {
+		timeout = DefaultRefreshTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cfg, err := sources.LoadConfig(opts.Env)
+	if err != nil {
+		opts.logf("refresh skipped: %v", err)
+		return
+	}
+	planned, err := sources.Plan(cfg, nil)
+	if err != nil {
+		opts.logf("refresh skipped: %v", err)
+		return
+	}
+	var red ingest.Redactor
+	if cfg.RedactionEnabled() {
+		red = redact.New()
+	}
+	_, err = ingest.Run(ctx, ingest.Options{Home: opts.Home, Env: opts.Env, Sources: planned,
+		Version: opts.Version, Redactor: red})
+	if err != nil {
+		opts.logf("refresh skipped, linking with the stored history: %v", err)
+	}
+}
+
+func short(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
+
+// InRebase reports whether a rebase is in progress (post-commit then leaves
+// linking to post-rewrite, which carries the notes).
+func (r *Repo) InRebase(ctx context.Context) bool {
+	for _, name := range []string{"rebase-merge", "rebase-apply"} {
+		if p, err := r.GitPath(ctx, name); err == nil {
+			if _, err := os.Stat(p); err == nil {
+				return true
+			}
+		}
+	}
+	return false
+}

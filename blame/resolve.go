@@ -1,0 +1,103 @@
+package blame
+
+import (
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"ctx/query"
+)
+
+// Evidence is one event cited for a line, resolved through the pinned
+// generation. InStore is false when the event is no longer in the store;
+// the ids are kept and Timestamp and Excerpt are then empty.
+type Evidence struct {
+	CtxSessionID    string     `json:"ctx_session_id"`
+	CtxEventID      string     `json:"ctx_event_id,omitempty"`
+	Provider        string     `json:"provider"`
+	NativeSessionID string     `json:"native_session_id"`
+	Match           string     `json:"match"`
+	Timestamp       *time.Time `json:"timestamp"`
+	Excerpt         string     `json:"excerpt"`
+	InStore         bool       `json:"in_store"`
+}
+
+// Resolver resolves event ids through one pinned generation, caching each.
+// A nil reader (nothing imported) resolves nothing.
+type Resolver struct {
+	rd    *query.Reader
+	cache map[string]resolved
+}
+
+type resolved struct {
+	ts      time.Time
+	excerpt string
+	ok      bool
+}
+
+// NewResolver wraps a pinned reader; rd may be nil.
+func NewResolver(rd *query.Reader) *Resolver {
+	return &Resolver{rd: rd, cache: map[string]resolved{}}
+}
+
+// Evidence lists the evidence of one record, one entry per event.
+func (rs *Resolver) Evidence(r *Record) []Evidence {
+	base := Evidence{CtxSessionID: r.CtxSessionID, Provider: r.Provider, NativeSessionID: r.NativeSessionID, Match: r.Match}
+	if len(r.CtxEventIDs) == 0 {
+		base.InStore = rs.rd != nil
+		return []Evidence{base}
+	}
+	out := make([]Evidence, 0, len(r.CtxEventIDs))
+	for _, id := range r.CtxEventIDs {
+		e := base
+		e.CtxEventID = id
+		if v := rs.lookup(id); v.ok {
+			ts := v.ts
+			e.Timestamp, e.Excerpt, e.InStore = &ts, v.excerpt, true
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func (rs *Resolver) lookup(id string) resolved {
+	if v, ok := rs.cache[id]; ok || rs.rd == nil {
+		return v
+	}
+	var v resolved
+	if view, err := rs.rd.ShowEvent(id, 0, 0); err == nil {
+		v = resolved{ts: view.Event.Timestamp.UTC(), excerpt: excerpt(view), ok: true}
+	}
+	rs.cache[id] = v
+	return v
+}
+
+// excerpt is the tool and file of an edit with its first written line, or
+// the start of the event's text.
+func excerpt(v *query.EventView) string {
+	e := &v.Event
+	for _, f := range e.Files {
+		if lines := writtenLines(&f); len(lines) > 0 {
+			first := ""
+			for _, l := range lines {
+				if l != "" {
+					first = l
+					break
+				}
+			}
+			return clip(strings.TrimSpace(e.Tool+" "+f.Path)+": "+first, 160)
+		}
+	}
+	return clip(strings.Join(strings.Fields(e.Text), " "), 160)
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}

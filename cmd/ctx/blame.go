@@ -1,0 +1,218 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"ctx/blame"
+	"ctx/query"
+)
+
+type blameOptions struct {
+	Commit string
+	PR     string
+	Repo   string
+}
+
+func newBlameCmd(env *Env, f *format) *cobra.Command {
+	opts := &blameOptions{}
+	cmd := &cobra.Command{
+		Use:   "blame FILE[:A[-B]] | --commit REV | --pr BASE..HEAD",
+		Short: "Trace committed lines to the agent sessions and events that wrote them",
+		Long: "blame joins git blame with the notes ctx hooks write (refs/notes/ctx) and resolves\n" +
+			"their evidence in the store. Lines no agent wrote have no evidence.",
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := f.check("text", "json"); err != nil {
+				return err
+			}
+			if (len(args) == 1) == (opts.Commit != "" || opts.PR != "") || (opts.Commit != "" && opts.PR != "") {
+				return usagef("give one of FILE[:A[-B]], --commit REV or --pr BASE..HEAD")
+			}
+			return runBlame(cmd.Context(), env, f, opts, args)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Commit, "commit", "", "list a commit's evidence by file")
+	cmd.Flags().StringVar(&opts.PR, "pr", "", "aggregate a range BASE..HEAD")
+	cmd.Flags().StringVar(&opts.Repo, "repo", ".", "a directory inside the repository")
+	return cmd
+}
+
+func runBlame(ctx context.Context, env *Env, f *format, opts *blameOptions, args []string) error {
+	repo, err := blame.OpenRepo(ctx, opts.Repo)
+	if err != nil {
+		return blameErr(err)
+	}
+	if opts.PR != "" {
+		v, err := blame.BlamePR(ctx, repo, opts.PR)
+		if err != nil {
+			return blameErr(err)
+		}
+		return printPR(env, f, v)
+	}
+	rd, err := query.Open(env.CtxHome())
+	if err != nil && query.CodeOf(err) != query.CodeNoHistory {
+		return err
+	}
+	if rd != nil {
+		defer rd.Close()
+	}
+	rs := blame.NewResolver(rd)
+	if opts.Commit != "" {
+		v, err := blame.BlameCommit(ctx, repo, opts.Commit, rs)
+		if err != nil {
+			return blameErr(err)
+		}
+		return printCommitBlame(env, f, v)
+	}
+	req, err := parseBlameArg(args[0])
+	if err != nil {
+		return err
+	}
+	req.Dir, _ = os.Getwd()
+	if opts.Repo != "." {
+		req.Dir = repo.Root
+	}
+	v, err := blame.BlameFile(ctx, repo, req, rs)
+	if err != nil {
+		return blameErr(err)
+	}
+	return printFileBlame(env, f, v)
+}
+
+// parseBlameArg splits FILE[:A[-B]]; a path whose last colon is not
+// followed by a line range is a plain path.
+func parseBlameArg(s string) (blame.FileRequest, error) {
+	req := blame.FileRequest{Path: s}
+	i := strings.LastIndex(s, ":")
+	if i < 0 {
+		return req, nil
+	}
+	a, b, isRange := strings.Cut(s[i+1:], "-")
+	start, err := strconv.Atoi(a)
+	if err != nil {
+		return req, nil
+	}
+	req.Path, req.Start, req.End = s[:i], start, start
+	if isRange {
+		if req.End, err = strconv.Atoi(b); err != nil {
+			return req, usagef("bad line range: want FILE:A or FILE:A-B")
+		}
+	}
+	if req.Start < 1 || req.End < req.Start {
+		return req, usagef("bad line range: want 1 <= A <= B")
+	}
+	return req, nil
+}
+
+// blameErr turns the package's conditions into usage errors where the
+// input was at fault.
+func blameErr(err error) error {
+	for _, e := range []error{blame.ErrNotRepo, blame.ErrOutside, blame.ErrBinary, blame.ErrNotTracked,
+		blame.ErrBadRevision, blame.ErrNoCommits, blame.ErrNoLinesInFile} {
+		if errors.Is(err, e) {
+			return usagef("%v", err)
+		}
+	}
+	return err
+}
+
+func printFileBlame(env *Env, f *format, v *blame.FileView) error {
+	if f.json() {
+		return writeJSON(env.Stdout, v)
+	}
+	w := env.Stdout
+	for _, p := range v.Problems {
+		fmt.Fprintln(env.Stderr, "ctx blame:", p)
+	}
+	for _, l := range v.Lines {
+		who := "-"
+		if len(l.Evidence) > 0 {
+			who = evidenceLabel(&l.Evidence[0])
+			if n := len(l.Evidence); n > 1 {
+				who += fmt.Sprintf(" (+%d)", n-1)
+			}
+		}
+		fmt.Fprintf(w, "%s %5d  %-44s %s\n", shortID(l.Commit), l.Line, who, clean(l.Text))
+	}
+	return nil
+}
+
+func evidenceLabel(e *blame.Evidence) string {
+	id := e.CtxEventID
+	if id == "" {
+		id = e.CtxSessionID
+	}
+	s := e.Provider + " " + id
+	if !e.InStore {
+		s += " (not in store)"
+	}
+	return s
+}
+
+func printCommitBlame(env *Env, f *format, v *blame.CommitView) error {
+	if f.json() {
+		return writeJSON(env.Stdout, v)
+	}
+	w := env.Stdout
+	fmt.Fprintf(w, "commit %s %s\n", shortID(v.Commit), oneLine(v.Subject))
+	for _, p := range v.Problems {
+		fmt.Fprintln(w, "  problem:", p)
+	}
+	if len(v.Files) == 0 && len(v.Sessions) == 0 {
+		fmt.Fprintln(w, "  no agent evidence")
+	}
+	for _, fe := range v.Files {
+		fmt.Fprintln(w, " ", fe.File)
+		for _, r := range fe.Records {
+			for _, e := range r.Evidence {
+				fmt.Fprintf(w, "    lines %s  %s %s\n", rangesText(r.Lines), evidenceLabel(&e), oneLine(e.Excerpt))
+			}
+		}
+	}
+	for _, e := range v.Sessions {
+		fmt.Fprintf(w, "  active, no line matched: %s %s (%s)\n", e.Provider, e.CtxSessionID, e.NativeSessionID)
+	}
+	return nil
+}
+
+func printPR(env *Env, f *format, v *blame.PRView) error {
+	if f.json() {
+		return writeJSON(env.Stdout, v)
+	}
+	w := env.Stdout
+	fmt.Fprintf(w, "%s: %d commits, %d lines added, %d by agents (%.1f%%)\n", v.Range, v.Commits, v.AddedLines,
+		v.AgentLines, 100*v.AgentShare)
+	for _, s := range v.BySession {
+		fmt.Fprintf(w, "  %6d  %s %s (%s)\n", s.Lines, s.Provider, s.CtxSessionID, s.NativeSessionID)
+	}
+	fmt.Fprintf(w, "Sessions cited: %d\n", len(v.Cited))
+	for _, p := range v.Problems {
+		fmt.Fprintln(w, "  problem:", p)
+	}
+	return nil
+}
+
+func rangesText(rs [][2]int) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = strconv.Itoa(r[0])
+		if r[1] != r[0] {
+			parts[i] += "-" + strconv.Itoa(r[1])
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+func shortID(id string) string {
+	if len(id) > 10 {
+		return id[:10]
+	}
+	return id
+}

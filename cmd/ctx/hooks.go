@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"ctx/hooks"
+)
+
+type hooksOptions struct {
+	Repo string
+}
+
+func newHooksCmd(env *Env, f *format) *cobra.Command {
+	opts := &hooksOptions{}
+	cmd := &cobra.Command{
+		Use:   "hooks",
+		Short: "Install, remove or inspect the git hooks that link commits to agent evidence",
+		Long: "ctx hooks installs post-commit and post-rewrite hooks in a repository. They record,\n" +
+			"as git notes under refs/notes/ctx, which agent sessions and events wrote the lines\n" +
+			"of each commit; ctx blame reads them. A hook never fails or blocks a commit.",
+	}
+	cmd.PersistentFlags().StringVar(&opts.Repo, "repo", ".", "a directory inside the repository")
+	verb := func(use, short string, do func(context.Context, hooks.Options) (*hooks.Result, error)) *cobra.Command {
+		return &cobra.Command{Use: use, Short: short, Args: cobra.NoArgs,
+			RunE: func(c *cobra.Command, _ []string) error {
+				if err := f.check("text", "json"); err != nil {
+					return err
+				}
+				res, err := do(c.Context(), hooks.Options{Repo: opts.Repo, Binary: selfPath(), Home: env.CtxHome()})
+				if err != nil {
+					return err
+				}
+				return printHooks(env, f, use, res)
+			}}
+	}
+	cmd.AddCommand(verb("install", "Install the hooks (an existing hook is kept and chained)", hooks.Install),
+		verb("remove", "Remove the hooks and restore what was there", hooks.Remove),
+		verb("status", "Show the hooks and the latest problems of their runs", hooks.Status),
+		newHooksRunCmd(env))
+	return cmd
+}
+
+// newHooksRunCmd is what the installed scripts call. It always exits 0.
+func newHooksRunCmd(env *Env) *cobra.Command {
+	return &cobra.Command{
+		Use:    "run post-commit|post-rewrite [args]",
+		Short:  "Run a hook's work (called by the installed hooks)",
+		Hidden: true,
+		Args:   cobra.ArbitraryArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return nil
+			}
+			dir, _ := os.Getwd()
+			err := hooks.Run(c.Context(), hooks.RunOptions{Hook: args[0], Args: args[1:], Stdin: env.Stdin, Dir: dir,
+				Home: env.CtxHome(), Env: env.Source(), Version: version, Now: env.Now})
+			if err != nil {
+				fmt.Fprintln(env.Stderr, "ctx hooks:", err, "(logged; the commit is unaffected)")
+			}
+			return nil
+		},
+	}
+}
+
+// selfPath is the path of this ctx binary as it was invoked (symlinks kept,
+// so a package manager's upgrade is followed), else the executable.
+func selfPath() string {
+	if p, err := exec.LookPath(os.Args[0]); err == nil {
+		if abs, err := filepath.Abs(p); err == nil {
+			return abs
+		}
+	}
+	if p, err := os.Executable(); err == nil {
+		return p
+	}
+	return ""
+}
+
+func printHooks(env *Env, f *format, verb string, res *hooks.Result) error {
+	if f.json() {
+		return writeJSON(env.Stdout, res)
+	}
+	w := env.Stdout
+	fmt.Fprintf(w, "Repository %s, hooks in %s\n", res.Repo, res.HooksDir)
+	if m := res.Manager; m != nil {
+		fmt.Fprintf(w, "Hooks are managed by %s (%s): ctx wrote no hook file.\n%s\n", m.Name, m.Config, m.Instructions)
+	}
+	for _, h := range res.Hooks {
+		chained := ""
+		if h.Chained {
+			chained = ", chains " + h.Name + hooks.ChainSuffix
+		}
+		fmt.Fprintf(w, "  %-13s %s%s\n", h.Name, h.State, chained)
+	}
+	if verb != "status" {
+		if len(res.Changed) == 0 {
+			fmt.Fprintln(w, "Nothing to change.")
+		} else {
+			fmt.Fprintf(w, "Changed: %v\n", res.Changed)
+		}
+	}
+	for _, p := range res.Problems {
+		fmt.Fprintln(w, "  problem:", p)
+	}
+	return nil
+}

@@ -1,0 +1,211 @@
+package hooks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"ctx/blame"
+)
+
+// Names are the hooks ctx installs.
+var Names = []string{"post-commit", "post-rewrite"}
+
+// ChainSuffix is appended to a hook that was there before ctx's.
+const ChainSuffix = ".ctx-chained"
+
+// marker identifies a hook script written by ctx.
+const marker = "# ctx-hook v1"
+
+// ErrChainTaken is returned when a hook would be chained but a chained hook
+// already exists under that name.
+var ErrChainTaken = errors.New("a chained hook already exists: move it away or remove it first")
+
+// Options say where to install and what the scripts call.
+type Options struct {
+	Repo   string // a directory inside the repository
+	Binary string // absolute path of the ctx binary; "ctx" on PATH is the fallback
+	Home   string // $CTX_HOME the hooks run with
+}
+
+// HookState is what one hook file is.
+type HookState struct {
+	Name    string `json:"name"`
+	Path    string `json:"path"`
+	State   string `json:"state"` // installed, missing, foreign
+	Chained bool   `json:"chained"`
+}
+
+// Result is what install, remove and status report.
+type Result struct {
+	Repo     string      `json:"repo"`
+	HooksDir string      `json:"hooks_dir"`
+	Hooks    []HookState `json:"hooks"`
+	Manager  *Manager    `json:"manager,omitempty"`
+	Changed  []string    `json:"changed"`
+	Problems []string    `json:"problems"`
+}
+
+// Hook states.
+const (
+	StateInstalled = "installed"
+	StateMissing   = "missing"
+	StateForeign   = "foreign" // a hook ctx did not write
+)
+
+// Dir returns the repository and its hooks directory (git rev-parse
+// --git-path hooks: core.hooksPath and linked worktrees included).
+func Dir(ctx context.Context, repoDir string) (*blame.Repo, string, error) {
+	repo, err := blame.OpenRepo(ctx, repoDir)
+	if err != nil {
+		return nil, "", err
+	}
+	dir, err := repo.GitPath(ctx, "hooks")
+	if err != nil {
+		return nil, "", fmt.Errorf("hooks directory: %w", err)
+	}
+	return repo, dir, nil
+}
+
+// Install writes ctx's hooks, keeping any existing hook as <hook>.ctx-chained.
+// It is idempotent. When a hook manager owns the hooks, nothing is written
+// and the result names the line to add instead.
+func Install(ctx context.Context, opts Options) (*Result, error) {
+	repo, dir, err := Dir(ctx, opts.Repo)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Repo: repo.Root, HooksDir: dir, Changed: []string{}, Problems: []string{}}
+	if m := DetectManager(repo.Root, dir); m != nil {
+		res.Manager = m
+		return res, status(res)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("hooks directory: %w", err)
+	}
+	for _, name := range Names {
+		changed, err := installOne(dir, name, script(name, opts))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if changed {
+			res.Changed = append(res.Changed, name)
+		}
+	}
+	return res, status(res)
+}
+
+func installOne(dir, name, body string) (bool, error) {
+	path := filepath.Join(dir, name)
+	cur, err := os.ReadFile(path)
+	switch {
+	case err == nil && isOurs(cur):
+		if string(cur) == body {
+			return false, nil
+		}
+	case err == nil || isSymlink(path):
+		chained := path + ChainSuffix
+		if _, err := os.Lstat(chained); err == nil {
+			return false, ErrChainTaken
+		}
+		if err := os.Rename(path, chained); err != nil {
+			return false, err
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return false, err
+	}
+	return true, writeExec(path, body)
+}
+
+// Remove deletes ctx's hooks and puts chained hooks back under their names.
+// A hook ctx did not write is left alone and reported.
+func Remove(ctx context.Context, opts Options) (*Result, error) {
+	repo, dir, err := Dir(ctx, opts.Repo)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Repo: repo.Root, HooksDir: dir, Changed: []string{}, Problems: []string{}}
+	for _, name := range Names {
+		path := filepath.Join(dir, name)
+		cur, err := os.ReadFile(path)
+		if err == nil && !isOurs(cur) {
+			res.Problems = append(res.Problems, name+": not written by ctx; left as is")
+			continue
+		}
+		if err == nil {
+			if err := os.Remove(path); err != nil {
+				return nil, err
+			}
+			res.Changed = append(res.Changed, name)
+		}
+		if _, err := os.Lstat(path + ChainSuffix); err == nil {
+			if _, err := os.Lstat(path); err == nil {
+				res.Problems = append(res.Problems, name+ChainSuffix+": "+name+" exists; not restored")
+				continue
+			}
+			if err := os.Rename(path+ChainSuffix, path); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return res, status(res)
+}
+
+// Status reports the hooks of the repository.
+func Status(ctx context.Context, opts Options) (*Result, error) {
+	repo, dir, err := Dir(ctx, opts.Repo)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Repo: repo.Root, HooksDir: dir, Changed: []string{}, Problems: []string{},
+		Manager: DetectManager(repo.Root, dir)}
+	for _, l := range LogTail(opts.Home, 200) {
+		if strings.Contains(l, " "+repo.Root+": ") {
+			res.Problems = append(res.Problems, l)
+		}
+	}
+	if len(res.Problems) > 5 {
+		res.Problems = res.Problems[len(res.Problems)-5:]
+	}
+	return res, status(res)
+}
+
+func status(res *Result) error {
+	res.Hooks = nil
+	for _, name := range Names {
+		path := filepath.Join(res.HooksDir, name)
+		h := HookState{Name: name, Path: path, State: StateMissing}
+		if cur, err := os.ReadFile(path); err == nil {
+			h.State = StateForeign
+			if isOurs(cur) {
+				h.State = StateInstalled
+			}
+		}
+		_, err := os.Lstat(path + ChainSuffix)
+		h.Chained = err == nil
+		res.Hooks = append(res.Hooks, h)
+	}
+	return nil
+}
+
+func isOurs(b []byte) bool { return strings.Contains(string(b), "\n"+marker+"\n") }
+
+func isSymlink(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.Mode()&fs.ModeSymlink != 0
+}
+
+func writeExec(path, body string) error {
+	tmp := path + ".ctx-tmp"
+	if err := os.WriteFile(tmp, []byte(body), 0o755); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
