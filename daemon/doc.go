@@ -1,5 +1,34 @@
-// Package daemon is the persistent importer: it watches sources, imports
-// increments, answers wakes on a unix socket and is the single writer of
-// the store (DESIGN.md §8). It is not built yet; until it is, ctx import is
-// the only writer.
+// Package daemon is the persistent importer (DESIGN.md §8): one process per
+// store that watches the sources, imports increments as they are written,
+// publishes generations and answers wakes on a unix socket.
+//
+// Vocabulary:
+//   - Daemon lock: an exclusive flock on $CTX_HOME/daemon.lock held for the
+//     daemon's lifetime; it holds the daemon's pid. A second daemon finds it
+//     taken and exits with ErrRunning. The flock dies with its process, so
+//     the lock of a killed daemon is free at once.
+//   - Writer lock: each import pass runs ingest.Run, which takes the store's
+//     writer lock ($CTX_HOME/lock); a ctx import run by hand waits for the
+//     pass, and the pass waits for it.
+//   - Pass: one ingest.Run. Requests for a pass (a watch batch, a rescan, a
+//     sync) are numbered; a pass serves every request made before it began,
+//     so a sync never returns a generation older than its request.
+//   - Batch: file events are gathered for Debounce (150 ms) after the first
+//     one, then one pass runs; a steady stream of writes cannot postpone it.
+//   - Rescan: every Rescan (30 s) the daemon rediscovers the sources, adds
+//     watches for new directories, recreates a removed socket and runs a
+//     pass, catching what watches miss (network filesystems, SQLite WALs).
+//   - Wake: a content-free request on $CTX_HOME/daemon.sock, one
+//     newline-delimited JSON object per connection, at most MaxRequest
+//     bytes: {"op":"sync"}, {"op":"status"} or {"op":"stop"}. The client
+//     bounds its own wait and reads the committed generation either way.
+//   - Lag: how long the oldest file event not yet imported has waited; 0
+//     when the store is up to date with what the watches saw.
+//   - Autostart: a wake that finds no daemon starts one detached, unless
+//     CTX_DAEMON=off, [daemon] enabled = false, or the caller is a test
+//     binary.
+//
+// The daemon writes its log to $CTX_HOME/logs/daemon.log, rotated at 5 MB
+// keeping two old files. When idle it is blocked on fsnotify, the socket and
+// the rescan timer; it never polls faster than Rescan.
 package daemon

@@ -24,6 +24,9 @@ type Config struct {
 	Redaction          struct {
 		Enabled *bool `toml:"enabled"`
 	} `toml:"redaction"`
+	Daemon struct {
+		Enabled *bool `toml:"enabled"`
+	} `toml:"daemon"`
 	path string
 }
 
@@ -92,6 +95,9 @@ func (c *Config) Automatic() bool { return c.AutomaticDiscovery == nil || *c.Aut
 
 // RedactionEnabled reports whether secrets are redacted (the default).
 func (c *Config) RedactionEnabled() bool { return c.Redaction.Enabled == nil || *c.Redaction.Enabled }
+
+// DaemonEnabled reports whether a wake may start the daemon (the default).
+func (c *Config) DaemonEnabled() bool { return c.Daemon.Enabled == nil || *c.Daemon.Enabled }
 
 func (c *Config) validate(env core.Env) error {
 	known := map[string]bool{}

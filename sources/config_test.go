@@ -59,6 +59,17 @@ path = "/srv/codex"
 	}
 }
 
+func TestLoadConfigDaemon(t *testing.T) {
+	cfg, err := LoadConfig(core.Env{Home: t.TempDir()})
+	if err != nil || !cfg.DaemonEnabled() {
+		t.Fatalf("default: daemon enabled = %v, %v", cfg.DaemonEnabled(), err)
+	}
+	cfg, err = LoadConfig(writeConfig(t, "[daemon]\nenabled = false\n"))
+	if err != nil || cfg.DaemonEnabled() {
+		t.Fatalf("enabled = false: daemon enabled = %v, %v", cfg != nil && cfg.DaemonEnabled(), err)
+	}
+}
+
 func TestLoadConfigInvalid(t *testing.T) {
 	cases := map[string]string{
 		"bad root":      "[[source]]\nroot = \"a b\"\nprovider = \"codex\"\npath = \"/x\"\n",
@@ -71,6 +82,8 @@ func TestLoadConfigInvalid(t *testing.T) {
 		"not toml":      "[[source]\n",
 		"plugin cmd":    "[[plugin]]\nname = \"p\"\n",
 		"plugin name":   "[[plugin]]\nname = \"codex\"\ncommand = [\"x\"]\n",
+		"daemon key":    "[daemon]\nenable = false\n",
+		"daemon type":   "[daemon]\nenabled = \"no\"\n",
 	}
 	for name, body := range cases {
 		_, err := LoadConfig(writeConfig(t, body))

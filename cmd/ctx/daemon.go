@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"ctx/core"
+	"ctx/daemon"
+	"ctx/ingest"
+	"ctx/sources"
+	"ctx/sources/redact"
+)
+
+func newDaemonCmd(env *Env, f *format) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "daemon",
+		Short: "Run, start, stop or inspect the background importer",
+		Long: "The daemon watches every source, imports what is written within about a second\n" +
+			"and answers wakes from search and the MCP server on $CTX_HOME/daemon.sock.\n" +
+			"Its log is $CTX_HOME/logs/daemon.log. One daemon runs per store.",
+	}
+	cmd.AddCommand(&cobra.Command{
+		Use: "run", Short: "Run the daemon in the foreground until interrupted", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runDaemon(cmd.Context(), env) },
+	}, &cobra.Command{
+		Use: "start", Short: "Start the daemon in the background", Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error { return startDaemon(env, f) },
+	}, &cobra.Command{
+		Use: "stop", Short: "Stop the running daemon", Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error { return stopDaemon(env, f) },
+	}, &cobra.Command{
+		Use: "status", Short: "Show whether the daemon runs, its pid, last generation and lag", Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error { return daemonStatus(env, f) },
+	})
+	return cmd
+}
+
+// daemonOptions builds the daemon's options from the environment and the
+// config; the sources are re-planned on every rescan.
+func daemonOptions(env *Env) (daemon.Options, error) {
+	cfg, err := sources.LoadConfig(env.Source())
+	if err != nil {
+		return daemon.Options{}, err
+	}
+	var red ingest.Redactor
+	if cfg.RedactionEnabled() {
+		red = redact.New()
+	}
+	plan := func() ([]core.Source, error) {
+		c, err := sources.LoadConfig(env.Source())
+		if err != nil {
+			return nil, err
+		}
+		return sources.Plan(c, nil)
+	}
+	return daemon.Options{Home: env.CtxHome(), Env: env.Source(), Sources: plan, Redactor: red, Version: version}, nil
+}
+
+func runDaemon(ctx context.Context, env *Env) error {
+	opts, err := daemonOptions(env)
+	if err != nil {
+		return err
+	}
+	if env.IsTTY(env.Stderr) {
+		opts.Log = env.Stderr
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err = daemon.Run(ctx, opts)
+	if errors.Is(err, daemon.ErrRunning) {
+		fmt.Fprintf(env.Stderr, "ctx: %v; nothing to do.\n", err)
+		return nil
+	}
+	return err
+}
+
+func startDaemon(env *Env, f *format) error {
+	if err := f.check("text", "json"); err != nil {
+		return err
+	}
+	home := env.CtxHome()
+	if _, err := daemon.Status(home); err != nil {
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("daemon start: %w", err)
+		}
+		if err := daemon.Start(home, exe); err != nil {
+			return err
+		}
+	}
+	r, err := daemon.WaitReady(home, 10*time.Second)
+	if err != nil {
+		return fmt.Errorf("the daemon did not answer (see %s): %w", daemon.LogPath(home), err)
+	}
+	if f.json() {
+		return writeJSON(env.Stdout, daemonStatusOutput(home, &r))
+	}
+	fmt.Fprintf(env.Stdout, "Daemon running: pid %d.\n", r.PID)
+	return nil
+}
+
+func stopDaemon(env *Env, f *format) error {
+	if err := f.check("text", "json"); err != nil {
+		return err
+	}
+	r, err := daemon.Stop(env.CtxHome(), 30*time.Second)
+	if errors.Is(err, daemon.ErrNotRunning) {
+		if f.json() {
+			return writeJSON(env.Stdout, map[string]any{"stopped": false, "running": false})
+		}
+		fmt.Fprintln(env.Stdout, "No daemon is running.")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if f.json() {
+		return writeJSON(env.Stdout, map[string]any{"stopped": true, "pid": r.PID})
+	}
+	fmt.Fprintf(env.Stdout, "Daemon stopped (pid %d).\n", r.PID)
+	return nil
+}
+
+// daemonStatusJSON is the daemon status read model.
+type daemonStatusJSON struct {
+	Running        bool     `json:"running"`
+	PID            int      `json:"pid,omitempty"`
+	Started        string   `json:"started,omitempty"`
+	LastGeneration uint64   `json:"last_generation,omitempty"`
+	LastImport     string   `json:"last_import,omitempty"`
+	LagSeconds     *float64 `json:"lag_seconds,omitempty"`
+	Watching       int      `json:"watching,omitempty"`
+	Socket         string   `json:"socket"`
+	Log            string   `json:"log"`
+}
+
+func daemonStatusOutput(home string, r *daemon.Reply) daemonStatusJSON {
+	out := daemonStatusJSON{Socket: daemon.SocketPath(home), Log: daemon.LogPath(home)}
+	if r == nil {
+		return out
+	}
+	lag := r.LagSeconds
+	out.Running, out.PID, out.LastGeneration, out.LagSeconds, out.Watching = true, r.PID, r.LastGeneration, &lag, r.Watching
+	out.Started = r.Started.UTC().Format(time.RFC3339)
+	if !r.LastImport.IsZero() {
+		out.LastImport = r.LastImport.UTC().Format(time.RFC3339)
+	}
+	return out
+}
+
+func daemonStatus(env *Env, f *format) error {
+	if err := f.check("text", "json"); err != nil {
+		return err
+	}
+	home := env.CtxHome()
+	var rp *daemon.Reply
+	if r, err := daemon.Status(home); err == nil {
+		rp = &r
+	}
+	out := daemonStatusOutput(home, rp)
+	if f.json() {
+		return writeJSON(env.Stdout, out)
+	}
+	w := env.Stdout
+	if !out.Running {
+		fmt.Fprintf(w, "Daemon: not running (start it with ctx daemon start). Log: %s\n", out.Log)
+		return nil
+	}
+	fmt.Fprintf(w, "Daemon: running, pid %d, since %s\n", out.PID, rp.Started.Local().Format("2006-01-02 15:04:05"))
+	fmt.Fprintf(w, "Last generation %d, last import %s, lag %.1fs, watching %d directories\n",
+		out.LastGeneration, orDash(out.LastImport), *out.LagSeconds, out.Watching)
+	fmt.Fprintf(w, "Socket: %s\nLog: %s\n", out.Socket, out.Log)
+	return nil
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

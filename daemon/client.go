@@ -1,0 +1,137 @@
+package daemon
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"time"
+)
+
+// DefaultWakeWait is how long CLI search and the MCP server wait for a wake
+// before reading the committed generation anyway.
+const DefaultWakeWait = 2 * time.Second
+
+// ErrNotRunning means no daemon answers on the store's socket.
+var ErrNotRunning = errors.New("no ctx daemon is running for this store")
+
+// WakeResult is what a wake learned.
+type WakeResult struct {
+	Generation uint64        // active generation after the pass; 0 when TimedOut
+	Published  bool          // the pass published a new generation
+	TimedOut   bool          // the pass did not finish within the wait
+	Waited     time.Duration // time spent
+}
+
+// Wake asks the daemon of the store at home to bring itself up to date and
+// waits at most wait for the answer. A pass still running when wait ends
+// is not an error: TimedOut is set and the caller reads what is committed.
+// It returns ErrNotRunning when no daemon answers.
+func Wake(home string, wait time.Duration) (WakeResult, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	start := time.Now()
+	r, err := call(ctx, home, "sync")
+	res := WakeResult{Waited: time.Since(start)}
+	if errors.Is(err, context.DeadlineExceeded) {
+		res.TimedOut = true
+		return res, nil
+	}
+	if err != nil {
+		return res, err
+	}
+	res.Generation, res.Published = r.Generation, r.Published
+	return res, nil
+}
+
+// ImportViaDaemon asks a running daemon to import and waits, until ctx
+// ends, for the generation that covers everything written before the call.
+// It returns ErrNotRunning when no daemon answers (then the caller imports
+// itself), and the daemon's error when its import failed.
+func ImportViaDaemon(ctx context.Context, home string) (Reply, error) {
+	return call(ctx, home, "sync")
+}
+
+// Status asks the running daemon for its status.
+func Status(home string) (Reply, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return call(ctx, home, "status")
+}
+
+// Stop asks the running daemon to stop and waits up to wait for it to
+// release its lock.
+func Stop(home string, wait time.Duration) (Reply, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	r, err := call(ctx, home, "stop")
+	if err != nil {
+		return r, err
+	}
+	for LockedPID(home) == r.PID && r.PID != 0 {
+		select {
+		case <-ctx.Done():
+			return r, fmt.Errorf("daemon pid %d did not stop within %s", r.PID, wait)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return r, nil
+}
+
+// call sends one request and reads the reply, bounded by ctx.
+func call(ctx context.Context, home, op string) (Reply, error) {
+	var dl net.Dialer
+	c, err := dl.DialContext(ctx, "unix", SocketPath(home))
+	if err != nil {
+		if ctx.Err() != nil {
+			return Reply{}, ctx.Err()
+		}
+		return Reply{}, fmt.Errorf("%w (%v)", ErrNotRunning, err)
+	}
+	defer c.Close()
+	if dl, ok := ctx.Deadline(); ok {
+		_ = c.SetDeadline(dl)
+	}
+	stop := context.AfterFunc(ctx, func() { _ = c.SetDeadline(time.Now()) })
+	defer stop()
+	data, _ := json.Marshal(Request{Op: op})
+	if _, err := c.Write(append(data, '\n')); err != nil {
+		return Reply{}, wireErr(ctx, err)
+	}
+	line, err := bufio.NewReader(c).ReadBytes('\n')
+	if err != nil {
+		return Reply{}, wireErr(ctx, err)
+	}
+	var r Reply
+	if err := json.Unmarshal(line, &r); err != nil {
+		return Reply{}, fmt.Errorf("daemon: bad reply: %w", err)
+	}
+	if !r.OK {
+		return r, fmt.Errorf("daemon: %s", r.Error)
+	}
+	return r, nil
+}
+
+// wireErr turns a socket error into ctx's error when ctx ended.
+func wireErr(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return context.DeadlineExceeded
+	}
+	return fmt.Errorf("daemon: %w", err)
+}
+
+// Running reports the pid of the daemon that holds the store's lock, 0
+// when none does.
+func Running(home string) int {
+	if _, err := os.Stat(LockPath(home)); err != nil {
+		return 0
+	}
+	return LockedPID(home)
+}

@@ -1,0 +1,202 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"ctx/core"
+	"ctx/ingest"
+)
+
+// Defaults of Options.
+const (
+	DefaultRescan   = 30 * time.Second
+	DefaultDebounce = 150 * time.Millisecond
+)
+
+// ErrRunning is returned by Run when another daemon holds the store.
+var ErrRunning = errors.New("a ctx daemon is already running for this store")
+
+// Options configure a daemon.
+type Options struct {
+	Home string // $CTX_HOME
+	Env  core.Env
+	// Sources returns the sources to watch and import; it is called at start
+	// and on every rescan, so configuration changes are picked up.
+	Sources func() ([]core.Source, error)
+	// Log, when set, receives a copy of every log line (the log file in
+	// $CTX_HOME/logs is always written).
+	Log      io.Writer
+	Redactor ingest.Redactor
+	Rescan   time.Duration // slow rescan period; DefaultRescan when zero
+	Debounce time.Duration // file event batching; DefaultDebounce when zero
+	Version  string        // importer version recorded in generations
+}
+
+// SocketPath is the wake socket of the store at home.
+func SocketPath(home string) string { return filepath.Join(home, "daemon.sock") }
+
+// LockPath is the daemon lock of the store at home; it holds the pid.
+func LockPath(home string) string { return filepath.Join(home, "daemon.lock") }
+
+// Run is the daemon: it takes the daemon lock, listens on the socket,
+// watches the sources and imports until ctx ends or a stop request comes.
+// It returns ErrRunning (wrapped, naming the pid) when another daemon runs.
+func Run(ctx context.Context, opts Options) error {
+	if opts.Rescan <= 0 {
+		opts.Rescan = DefaultRescan
+	}
+	if opts.Debounce <= 0 {
+		opts.Debounce = DefaultDebounce
+	}
+	lock, err := lockDaemon(opts.Home)
+	if err != nil {
+		return err
+	}
+	defer unlockDaemon(lock)
+	lf, err := openLog(opts.Home)
+	if err != nil {
+		return err
+	}
+	defer lf.Close()
+	var w io.Writer = lf
+	if opts.Log != nil {
+		w = io.MultiWriter(lf, opts.Log)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	d := newDaemon(opts, log.New(w, "", log.LstdFlags|log.Lmicroseconds), cancel)
+	return d.serve(ctx)
+}
+
+// lockDaemon takes the daemon lock and writes our pid into it.
+func lockDaemon(home string) (*os.File, error) {
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return nil, fmt.Errorf("daemon lock: %w", err)
+	}
+	f, err := os.OpenFile(LockPath(home), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("daemon lock: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			if pid := LockedPID(home); pid > 0 {
+				return nil, fmt.Errorf("%w (pid %d)", ErrRunning, pid)
+			}
+			return nil, ErrRunning
+		}
+		return nil, fmt.Errorf("daemon lock: %w", err)
+	}
+	if err := f.Truncate(0); err == nil {
+		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}
+	return f, nil
+}
+
+// LockedPID returns the pid written in the daemon lock when that process
+// is alive, else 0. It never touches the flock, so it cannot make a daemon
+// that is starting believe another one runs.
+func LockedPID(home string) int {
+	data, err := os.ReadFile(LockPath(home))
+	if err != nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	if pid <= 0 {
+		return 0
+	}
+	if err := syscall.Kill(pid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
+		return 0
+	}
+	return pid
+}
+
+// unlockDaemon clears the pid and releases the daemon lock.
+func unlockDaemon(f *os.File) {
+	_ = f.Truncate(0)
+	_ = f.Close()
+}
+
+// daemon is the running state shared by the watcher, the passes and the
+// socket handlers.
+type daemon struct {
+	opts    Options
+	log     *log.Logger
+	stop    context.CancelFunc
+	started time.Time
+	kick    chan struct{} // buffered 1: a pass is wanted
+
+	mu        sync.Mutex
+	requested uint64        // requests made
+	served    uint64        // requests served by a finished pass
+	done      chan struct{} // closed and replaced when a pass finishes
+	last      passResult
+	lastAt    time.Time
+	pending   time.Time // first file event not yet imported; zero when none
+	watching  int
+	fileDirs  map[string]bool // directories holding source files
+	rewatch   bool            // rediscover and add watches before the next pass
+	lastEvent time.Time       // newest relevant file event
+	ln        *net.UnixListener
+	wg        *sync.WaitGroup // the pass loop, accept loops and handlers
+	conns     chan struct{}   // semaphore bounding concurrent requests
+}
+
+// passResult is what a finished pass reports to the syncs it served.
+type passResult struct {
+	Generation    uint64
+	Published     bool
+	FilesRead     int
+	EventsIndexed int
+	Err           error
+}
+
+func newDaemon(opts Options, lg *log.Logger, stop context.CancelFunc) *daemon {
+	return &daemon{opts: opts, log: lg, stop: stop, started: time.Now(), kick: make(chan struct{}, 1),
+		done: make(chan struct{}), rewatch: true, conns: make(chan struct{}, MaxConns)}
+}
+
+// request asks for a pass and returns the request's number; a pass that
+// begins after this call serves it.
+func (d *daemon) request() uint64 {
+	d.mu.Lock()
+	d.requested++
+	n := d.requested
+	d.mu.Unlock()
+	select {
+	case d.kick <- struct{}{}:
+	default:
+	}
+	return n
+}
+
+// await waits until request n is served or ctx ends.
+func (d *daemon) await(ctx context.Context, n uint64) (passResult, error) {
+	for {
+		d.mu.Lock()
+		if d.served >= n {
+			r := d.last
+			d.mu.Unlock()
+			return r, nil
+		}
+		ch := d.done
+		d.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return passResult{}, ctx.Err()
+		}
+	}
+}

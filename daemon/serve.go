@@ -1,0 +1,192 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"ctx/ingest"
+	"ctx/objects"
+	"ctx/refs"
+)
+
+// serve runs the daemon until ctx ends: the socket, the watcher, the pass
+// loop and the event loop.
+func (d *daemon) serve(ctx context.Context) error {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return fmt.Errorf("daemon: watcher: %w", err)
+	}
+	defer w.Close()
+	if err := w.Add(d.opts.Home); err != nil {
+		return fmt.Errorf("daemon: watch %s: %w", d.opts.Home, err)
+	}
+	var wg sync.WaitGroup
+	d.wg = &wg
+	if err := d.listen(ctx); err != nil {
+		return err
+	}
+	defer d.closeListener()
+	d.log.Printf("daemon started: pid %d, store %s", os.Getpid(), d.opts.Home)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		d.passLoop(ctx, w)
+	}()
+	d.request()
+	d.eventLoop(ctx, w)
+	d.closeListener()
+	wg.Wait()
+	d.log.Printf("daemon stopped")
+	return nil
+}
+
+// eventLoop batches file events into pass requests, runs the slow rescan
+// and recreates a removed socket. It blocks until ctx ends.
+func (d *daemon) eventLoop(ctx context.Context, w *fsnotify.Watcher) {
+	batch := time.NewTimer(time.Hour)
+	batch.Stop()
+	armed := false
+	tick := time.NewTicker(d.opts.Rescan)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-w.Events:
+			if !ok {
+				return
+			}
+			if d.onEvent(ctx, w, ev) && !armed {
+				batch.Reset(d.opts.Debounce)
+				armed = true
+			}
+		case err := <-w.Errors:
+			d.log.Printf("watch error: %v; rediscovering", err)
+			d.mu.Lock()
+			d.rewatch = true
+			d.mu.Unlock()
+			d.request() // an overflow lost events: look at everything
+		case <-batch.C:
+			armed = false
+			d.request()
+		case <-tick.C:
+			d.ensureSocket(ctx)
+			d.mu.Lock()
+			d.rewatch = true
+			d.mu.Unlock()
+			d.request()
+		}
+	}
+}
+
+// onEvent handles one file event and reports whether it wants a pass: a
+// removed socket is recreated at once; other events under $CTX_HOME are
+// the store's own writes.
+func (d *daemon) onEvent(ctx context.Context, w *fsnotify.Watcher, ev fsnotify.Event) bool {
+	if ev.Name == SocketPath(d.opts.Home) && (ev.Op.Has(fsnotify.Remove) || ev.Op.Has(fsnotify.Rename)) {
+		d.ensureSocket(ctx)
+		return false
+	}
+	if !d.relevant(w, ev) {
+		return false
+	}
+	d.noteEvent()
+	return true
+}
+
+func (d *daemon) noteEvent() {
+	now := time.Now()
+	d.mu.Lock()
+	if d.pending.IsZero() {
+		d.pending = now
+	}
+	d.lastEvent = now
+	d.mu.Unlock()
+}
+
+// passLoop runs one pass per kick until ctx ends.
+func (d *daemon) passLoop(ctx context.Context, w *fsnotify.Watcher) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-d.kick:
+		}
+		start := time.Now()
+		d.mu.Lock()
+		target, rewatch := d.requested, d.rewatch
+		d.rewatch = false
+		d.mu.Unlock()
+		res := d.pass(ctx, w, rewatch)
+		if ctx.Err() != nil {
+			return
+		}
+		d.mu.Lock()
+		d.served, d.last, d.lastAt = target, res, time.Now()
+		if d.lastEvent.Before(start) {
+			d.pending = time.Time{}
+		} else if !d.pending.IsZero() {
+			d.pending = start
+		}
+		close(d.done)
+		d.done = make(chan struct{})
+		d.mu.Unlock()
+	}
+}
+
+// pass rediscovers the sources (adding watches when asked) and imports.
+func (d *daemon) pass(ctx context.Context, w *fsnotify.Watcher, rewatch bool) passResult {
+	srcs, err := d.opts.Sources()
+	if err != nil {
+		d.log.Printf("sources: %v", err)
+		return passResult{Generation: activeNumber(d.opts.Home), Err: err}
+	}
+	if rewatch {
+		d.applyWatches(w, planWatches(d.opts.Env, srcs))
+	}
+	busy := func() { d.log.Printf("another import holds the store; waiting for it") }
+	rep, err := ingest.Run(ctx, ingest.Options{Home: d.opts.Home, Env: d.opts.Env, Sources: srcs,
+		Version: d.opts.Version, Redactor: d.opts.Redactor, Busy: busy})
+	if err != nil {
+		if ctx.Err() == nil {
+			d.log.Printf("import failed: %v", err)
+		}
+		return passResult{Generation: activeNumber(d.opts.Home), Err: err}
+	}
+	res := passResult{Published: rep.Published, FilesRead: rep.FilesRead, EventsIndexed: rep.EventsIndexed}
+	if rep.Published {
+		res.Generation = rep.Generation.Number
+		d.log.Printf("generation %d: %d files read, %d events indexed, %d problems", res.Generation,
+			rep.FilesRead, rep.EventsIndexed, len(rep.Problems))
+	} else {
+		res.Generation = activeNumber(d.opts.Home)
+	}
+	return res
+}
+
+// activeNumber returns the number of the active generation, 0 when there
+// is none or it cannot be read.
+func activeNumber(home string) uint64 {
+	rs, err := refs.Open(home)
+	if err != nil {
+		return 0
+	}
+	id, err := rs.Get(refs.Active)
+	if err != nil {
+		return 0
+	}
+	s, err := objects.Open(ingest.ObjectsDir(home))
+	if err != nil {
+		return 0
+	}
+	g, err := refs.Load(s, id)
+	if err != nil {
+		return 0
+	}
+	return g.Number
+}

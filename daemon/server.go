@@ -1,0 +1,178 @@
+package daemon
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"time"
+)
+
+// Protocol limits.
+const (
+	MaxRequest  = 1024             // bytes of one request line
+	MaxConns    = 64               // requests handled at once; more are refused
+	readTimeout = 5 * time.Second  // to receive the request line
+	syncTimeout = 10 * time.Minute // a sync the client abandoned gives up
+)
+
+// Request is one wake-protocol request.
+type Request struct {
+	Op string `json:"op"` // sync, status or stop
+}
+
+// Reply is the answer to a request; fields not used by the op are empty.
+type Reply struct {
+	OK             bool      `json:"ok"`
+	Error          string    `json:"error,omitempty"`
+	Generation     uint64    `json:"generation,omitempty"`
+	Published      bool      `json:"published,omitempty"`
+	FilesRead      int       `json:"files_read,omitempty"`
+	EventsIndexed  int       `json:"events_indexed,omitempty"`
+	PID            int       `json:"pid,omitempty"`
+	Started        time.Time `json:"started,omitzero"`
+	LastGeneration uint64    `json:"last_generation,omitempty"`
+	LastImport     time.Time `json:"last_import,omitzero"`
+	LagSeconds     float64   `json:"lag_seconds"`
+	Watching       int       `json:"watching,omitempty"`
+}
+
+// listen removes a stale socket file and listens on a fresh one (0600).
+func (d *daemon) listen(ctx context.Context) error {
+	path := SocketPath(d.opts.Home)
+	_ = os.Remove(path)
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		return fmt.Errorf("daemon: listen on %s: %w", path, err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return fmt.Errorf("daemon: %w", err)
+	}
+	d.mu.Lock()
+	d.ln = ln
+	d.mu.Unlock()
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		d.acceptLoop(ctx, ln)
+	}()
+	return nil
+}
+
+// closeListener stops accepting and removes the socket file.
+func (d *daemon) closeListener() {
+	d.mu.Lock()
+	ln := d.ln
+	d.ln = nil
+	d.mu.Unlock()
+	if ln != nil {
+		ln.Close()
+	}
+}
+
+// ensureSocket recreates the socket when its file was removed.
+func (d *daemon) ensureSocket(ctx context.Context) {
+	if _, err := os.Stat(SocketPath(d.opts.Home)); err == nil || ctx.Err() != nil {
+		return
+	}
+	d.mu.Lock()
+	old := d.ln
+	d.ln = nil
+	d.mu.Unlock()
+	if old != nil {
+		old.SetUnlinkOnClose(false)
+		old.Close()
+	}
+	if err := d.listen(ctx); err != nil {
+		d.log.Printf("socket removed; recreating failed: %v", err)
+		return
+	}
+	d.log.Printf("socket removed; recreated")
+}
+
+func (d *daemon) acceptLoop(ctx context.Context, ln *net.UnixListener) {
+	for {
+		c, err := ln.AcceptUnix()
+		if err != nil {
+			return
+		}
+		select {
+		case d.conns <- struct{}{}:
+		default:
+			writeReply(c, Reply{Error: "busy: too many requests"})
+			c.Close()
+			continue
+		}
+		d.wg.Add(1)
+		go func() {
+			defer d.wg.Done()
+			defer func() { <-d.conns }()
+			defer c.Close()
+			d.handle(ctx, c)
+		}()
+	}
+}
+
+// handle reads one request line and answers it.
+func (d *daemon) handle(ctx context.Context, c net.Conn) {
+	_ = c.SetReadDeadline(time.Now().Add(readTimeout))
+	line, err := bufio.NewReaderSize(io.LimitReader(c, MaxRequest), MaxRequest).ReadBytes('\n')
+	if err != nil {
+		writeReply(c, Reply{Error: "bad request: one JSON line of at most 1024 bytes"})
+		return
+	}
+	var req Request
+	if err := json.Unmarshal(line, &req); err != nil {
+		writeReply(c, Reply{Error: "bad request: not JSON"})
+		return
+	}
+	_ = c.SetReadDeadline(time.Time{})
+	switch req.Op {
+	case "sync":
+		writeReply(c, d.sync(ctx))
+	case "status":
+		writeReply(c, d.status())
+	case "stop":
+		d.log.Printf("stop requested")
+		writeReply(c, Reply{OK: true, PID: os.Getpid()})
+		d.stop()
+	default:
+		writeReply(c, Reply{Error: "unknown op: want sync, status or stop"})
+	}
+}
+
+// sync requests a pass and waits for it.
+func (d *daemon) sync(ctx context.Context) Reply {
+	ctx, cancel := context.WithTimeout(ctx, syncTimeout)
+	defer cancel()
+	res, err := d.await(ctx, d.request())
+	if err != nil {
+		return Reply{Error: "stopped before the import finished"}
+	}
+	if res.Err != nil {
+		return Reply{Error: res.Err.Error(), Generation: res.Generation}
+	}
+	return Reply{OK: true, Generation: res.Generation, Published: res.Published, FilesRead: res.FilesRead,
+		EventsIndexed: res.EventsIndexed}
+}
+
+func (d *daemon) status() Reply {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	r := Reply{OK: true, PID: os.Getpid(), Started: d.started, LastGeneration: d.last.Generation,
+		LastImport: d.lastAt, Watching: d.watching}
+	if !d.pending.IsZero() {
+		r.LagSeconds = time.Since(d.pending).Seconds()
+	}
+	return r
+}
+
+func writeReply(c net.Conn, r Reply) {
+	_ = c.SetWriteDeadline(time.Now().Add(readTimeout))
+	data, _ := json.Marshal(r)
+	_, _ = c.Write(append(data, '\n'))
+}
