@@ -75,7 +75,7 @@ type world struct {
 
 // env is the complete environment of ctx in the world.
 func (w *world) env() []string {
-	return []string{"HOME=" + w.home, "CTX_HOME=" + w.store, "PATH=" + os.Getenv("PATH"), "TZ=UTC"}
+	return []string{"HOME=" + w.home, "CTX_HOME=" + w.store, "PATH=" + os.Getenv("PATH"), "TZ=UTC", "CTX_DAEMON=off"}
 }
 
 // ctx runs a ctx command in the world and returns its stdout.

@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"time"
 
+	"ctx/daemon"
 	"ctx/ingest"
 	"ctx/query"
+	"ctx/sources"
 )
 
 // errNoStore is the answer when $CTX_HOME does not exist: the server never
@@ -39,16 +41,29 @@ func (s *Server) open() (*query.Reader, error) {
 	return query.Open(s.cfg.CtxHome)
 }
 
+// wake sends the bounded wake to the store's daemon; any failure is
+// ignored and the server reads the committed generation.
+func (s *Server) wake() {
+	on := true
+	if cfg, err := sources.LoadConfig(s.cfg.Source); err == nil {
+		on = cfg.DaemonEnabled()
+	}
+	exe, _ := os.Executable()
+	_, _ = daemon.WakeOrStart(s.cfg.CtxHome, exe, freshnessTimeout, daemon.Autostart(s.cfg.Source.Get, on))
+}
+
 // freshnessTimeout bounds the startup check.
 const freshnessTimeout = time.Second
 
-// checkFreshness is the bounded, content-free startup check: it resolves
-// the active generation and logs one line to stderr when there is nothing
-// to serve. It imports nothing and writes nothing. There is no daemon to
-// wake yet; when there is, the wake belongs here.
+// checkFreshness is the bounded, content-free startup check: it wakes the
+// daemon (starting it when none runs and it is enabled: config [daemon]
+// enabled, CTX_DAEMON), resolves the active generation and logs one line to
+// stderr when there is nothing to serve. The server itself imports nothing
+// and writes no derived state.
 func (s *Server) checkFreshness(ctx context.Context) {
 	done := make(chan string, 1)
 	go func() {
+		s.wake()
 		r, err := s.open()
 		if err != nil {
 			done <- "store check: " + string(query.CodeOf(err)) + " (tool calls answer with this error until ctx import or ctx verify fixes it)"

@@ -104,6 +104,7 @@ func runSearch(ctx context.Context, s *Server, in *searchInput) (*reply, error) 
 	if err != nil {
 		return nil, err
 	}
+	s.wake() // the same bounded wake as CLI search, then the committed generation
 	r, err := s.open()
 	if err != nil {
 		return nil, err

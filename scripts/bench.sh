@@ -3,6 +3,7 @@
 # append re-imports, search latency (p50/p95 over repeated processes), peak
 # memory and store size. Usage: scripts/bench.sh [EVENTS] (default 200000).
 set -euo pipefail
+export CTX_DAEMON=off  # measure the command itself, never a daemon it would start
 cd "$(dirname "$0")/.."
 events="${1:-200000}"
 go build -o bin/ctx ./cmd/ctx

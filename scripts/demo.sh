@@ -16,7 +16,8 @@ if [ "$present" -eq 0 ]; then
 	rm -rf .demo
 	mkdir -p .demo/home
 	./bin/ctx-corpus -home .demo/home -events 20000 -seed 7 >/dev/null
-	export HOME="$PWD/.demo/home" CTX_HOME="$PWD/.demo/store"
+	# A scratch history needs no daemon watching it after the demo.
+	export HOME="$PWD/.demo/home" CTX_HOME="$PWD/.demo/store" CTX_DAEMON=off
 	unset CLAUDE_CONFIG_DIR CODEX_HOME XDG_DATA_HOME
 	query="${query:-flaky test timeout}"
 else

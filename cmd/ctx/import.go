@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"ctx/daemon"
 	"ctx/ingest"
 	"ctx/sources"
 	"ctx/sources/redact"
@@ -60,6 +62,17 @@ func runImport(ctx context.Context, env *Env, f *format, opts *importOptions) er
 	if err != nil {
 		return usagef("%v", err)
 	}
+	if len(opts.Sources) == 0 {
+		// A running daemon is the single writer: hand it the work and wait
+		// for the generation it publishes.
+		r, err := daemon.ImportViaDaemon(ctx, env.CtxHome())
+		if err == nil {
+			return printDaemonImport(env, f, r)
+		}
+		if !errors.Is(err, daemon.ErrNotRunning) {
+			return err
+		}
+	}
 	var red ingest.Redactor
 	if cfg.RedactionEnabled() {
 		red = redact.New()
@@ -96,6 +109,20 @@ func runImport(ctx context.Context, env *Env, f *format, opts *importOptions) er
 		return writeJSON(env.Stdout, out)
 	}
 	printImport(env, rep, out)
+	return nil
+}
+
+func printDaemonImport(env *Env, f *format, r daemon.Reply) error {
+	if f.json() {
+		return writeJSON(env.Stdout, map[string]any{"by_daemon": true, "published": r.Published,
+			"generation": map[string]any{"number": r.Generation}, "files_read": r.FilesRead, "events_indexed": r.EventsIndexed})
+	}
+	if r.Published {
+		fmt.Fprintf(env.Stdout, "The daemon imported %d changed files (%d events indexed): generation %d.\n",
+			r.FilesRead, r.EventsIndexed, r.Generation)
+	} else {
+		fmt.Fprintf(env.Stdout, "Nothing changed: the daemon's generation %d is up to date.\n", r.Generation)
+	}
 	return nil
 }
 

@@ -30,6 +30,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("CTX_HOME", filepath.Join(e.WorkDir, "store"))
 			e.Setenv("FIXTURES", fixtures)
 			e.Setenv("TZ", "UTC")
+			e.Setenv("CTX_DAEMON", "off")
 			return os.MkdirAll(filepath.Join(e.WorkDir, "home"), 0o700)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

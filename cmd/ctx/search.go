@@ -3,12 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"ctx/daemon"
 	"ctx/query"
+	"ctx/sources"
 )
 
 type searchOptions struct {
@@ -88,6 +91,7 @@ func runSearch(ctx context.Context, env *Env, f *format, opts *searchOptions, q 
 	if _, err := req.Validate(); err != nil {
 		return err
 	}
+	wake(env)
 	r, err := query.Open(env.CtxHome())
 	if err != nil {
 		return err
@@ -102,6 +106,19 @@ func runSearch(ctx context.Context, env *Env, f *format, opts *searchOptions, q 
 	}
 	printSearch(env, res)
 	return nil
+}
+
+// wake asks the daemon to bring the store up to date, waiting at most
+// daemon.DefaultWakeWait, and starts it when none runs and it is enabled
+// (config [daemon] enabled, CTX_DAEMON). Search reads the committed
+// generation whatever happens here.
+func wake(env *Env) {
+	on := true
+	if cfg, err := sources.LoadConfig(env.Source()); err == nil {
+		on = cfg.DaemonEnabled()
+	}
+	exe, _ := os.Executable()
+	_, _ = daemon.WakeOrStart(env.CtxHome(), exe, daemon.DefaultWakeWait, daemon.Autostart(env.Getenv, on))
 }
 
 func printSearch(env *Env, res *query.SearchResult) {

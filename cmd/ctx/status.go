@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ctx/daemon"
 	"ctx/query"
 )
 
@@ -22,13 +23,43 @@ func newStatusCmd(env *Env, f *format) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			d := daemonState(env.CtxHome())
 			if f.json() {
-				return writeJSON(env.Stdout, st)
+				return writeJSON(env.Stdout, statusOutput{Status: st, Daemon: d})
 			}
 			printStatus(env, st)
+			if d.Running {
+				fmt.Fprintf(env.Stdout, "Daemon: running (pid %d), last generation %d, lag %.1fs, watching %d dirs\n",
+					d.PID, d.LastGeneration, d.LagSeconds, d.Watching)
+			} else {
+				fmt.Fprintln(env.Stdout, "Daemon: not running")
+			}
 			return nil
 		},
 	}
+}
+
+// statusOutput is ctx status --format json: the status read model plus the
+// daemon's state.
+type statusOutput struct {
+	*query.Status
+	Daemon daemonInfo `json:"daemon"`
+}
+
+type daemonInfo struct {
+	Running        bool    `json:"running"`
+	PID            int     `json:"pid,omitempty"`
+	LastGeneration uint64  `json:"last_generation,omitempty"`
+	LagSeconds     float64 `json:"lag_seconds"`
+	Watching       int     `json:"watching,omitempty"`
+}
+
+func daemonState(home string) daemonInfo {
+	r, err := daemon.Status(home)
+	if err != nil {
+		return daemonInfo{}
+	}
+	return daemonInfo{Running: true, PID: r.PID, LastGeneration: r.LastGeneration, LagSeconds: r.LagSeconds, Watching: r.Watching}
 }
 
 func printStatus(env *Env, st *query.Status) {
