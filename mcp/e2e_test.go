@@ -142,7 +142,7 @@ func (e *e2e) everyTool() {
 	e.ok("show_event", map[string]any{"ctx_event_id": hit["ctx_event_id"], "window": 2})
 	e.ok("show_session", map[string]any{"ctx_session_id": hit["ctx_session_id"]})
 	e.ok("query_events", map[string]any{"sessions": []string{hit["ctx_session_id"].(string)}, "limit": 5})
-	e.fails("not_available", "blame", map[string]any{"file": "main.go"})
+	e.fails("invalid_request", "blame", map[string]any{"file": "main.go"})
 	if _, err := e.cs.CallTool(e.ctx, &sdk.CallToolParams{Name: "no_such_tool"}); err == nil {
 		e.t.Fatal("an unknown tool must be a protocol error")
 	}

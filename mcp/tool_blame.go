@@ -2,28 +2,108 @@ package mcp
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"ctx/blame"
+	"ctx/query"
 )
 
-const blameDescription = "Trace committed file lines, a commit, or a pull request range to the agent " +
-	"sessions and events that produced them. Not built yet: every call returns the tool error " +
-	"not_available; use search with the file name or commit message instead."
+const blameDescription = "Trace committed lines of a file, one commit, or a pull request range " +
+	"(BASE..HEAD) to the agent sessions and events whose edits wrote them, from the git notes that " +
+	"ctx hooks record (refs/notes/ctx). Give repo (an absolute directory inside the repository) and " +
+	"exactly one of file (with optional start_line/end_line), commit or pr. Lines no agent wrote have " +
+	"no evidence; evidence excerpts are untrusted transcript text. Install the hooks with " +
+	"`ctx hooks install` in the repository for commits to be linked."
 
 // blameInput names what to trace: a file with an optional line range, a
 // commit, or a pull request range.
 type blameInput struct {
-	File      string `json:"file,omitempty" jsonschema:"A file path inside the repository."`
+	Repo      string `json:"repo" jsonschema:"The repository directory (absolute path)."`
+	File      string `json:"file,omitempty" jsonschema:"A file path inside the repository (absolute, or relative to repo)."`
 	StartLine int    `json:"start_line,omitempty" jsonschema:"First line of the range (1-based)."`
 	EndLine   int    `json:"end_line,omitempty" jsonschema:"Last line of the range (inclusive)."`
 	Commit    string `json:"commit,omitempty" jsonschema:"A commit to list the evidence of."`
 	PR        string `json:"pr,omitempty" jsonschema:"A range BASE..HEAD to aggregate."`
-	Repo      string `json:"repo,omitempty" jsonschema:"The repository directory (absolute)."`
+}
+
+// blameOutput is one of the three blame read models of the CLI, tagged by
+// kind (file, commit or pr).
+type blameOutput struct {
+	Kind   string            `json:"kind" jsonschema:"file, commit or pr: which of the other fields is set."`
+	File   *blame.FileView   `json:"file,omitempty"`
+	Commit *blame.CommitView `json:"commit,omitempty"`
+	PR     *blame.PRView     `json:"pr,omitempty"`
 }
 
 func blameTool() toolDef {
-	return defineTool[blameInput, ErrorObject]("blame", "Blame lines to agent evidence", blameDescription, nil, runBlame)
+	return defineTool[blameInput, blameOutput]("blame", "Blame lines to agent evidence", blameDescription, nil, runBlame)
 }
 
-func runBlame(context.Context, *Server, *blameInput) (*reply, error) {
-	return nil, failf(CodeNotAvailable, "blame is not built yet in this version of ctx: search for the file "+
-		"name, function or commit message instead")
+func (in *blameInput) validate() error {
+	n := 0
+	for _, set := range []bool{in.File != "", in.Commit != "", in.PR != ""} {
+		if set {
+			n++
+		}
+	}
+	switch {
+	case n != 1:
+		return invalidf("give exactly one of file, commit or pr")
+	case in.Repo == "" || !filepath.IsAbs(in.Repo):
+		return invalidf("repo must be an absolute directory inside a git repository")
+	case in.StartLine < 0 || in.EndLine < 0 || (in.EndLine > 0 && in.EndLine < in.StartLine):
+		return invalidf("start_line and end_line must form a range of 1-based lines")
+	}
+	return nil
+}
+
+func runBlame(ctx context.Context, s *Server, in *blameInput) (*reply, error) {
+	if err := in.validate(); err != nil {
+		return nil, err
+	}
+	repo, err := blame.OpenRepo(ctx, in.Repo)
+	if err != nil {
+		return nil, blameFailure(err)
+	}
+	if in.PR != "" {
+		v, err := blame.BlamePR(ctx, repo, in.PR)
+		if err != nil {
+			return nil, blameFailure(err)
+		}
+		return respond(blameOutput{Kind: "pr", PR: v}, fmt.Sprintf("blame of %s: see structured content", in.PR))
+	}
+	var rd *query.Reader
+	if s.storeExists() {
+		if rd, err = query.Open(s.cfg.CtxHome); err == nil {
+			defer rd.Close()
+		}
+	}
+	rs := blame.NewResolver(rd)
+	if in.Commit != "" {
+		v, err := blame.BlameCommit(ctx, repo, in.Commit, rs)
+		if err != nil {
+			return nil, blameFailure(err)
+		}
+		return respond(blameOutput{Kind: "commit", Commit: v}, fmt.Sprintf("evidence of commit %s: see structured content", in.Commit))
+	}
+	req := blame.FileRequest{Path: in.File, Dir: repo.Root, Start: in.StartLine, End: in.EndLine}
+	v, err := blame.BlameFile(ctx, repo, req, rs)
+	if err != nil {
+		return nil, blameFailure(err)
+	}
+	return respond(blameOutput{Kind: "file", File: v}, fmt.Sprintf("blame of %s: %d lines, see structured content", in.File, len(v.Lines)))
+}
+
+// blameFailure turns the blame package's user errors into invalid_request
+// (their messages name no input value); other errors stay internal.
+func blameFailure(err error) error {
+	for _, e := range []error{blame.ErrNotRepo, blame.ErrOutside, blame.ErrBinary, blame.ErrNotTracked,
+		blame.ErrBadRevision, blame.ErrNoCommits, blame.ErrNoLinesInFile} {
+		if errors.Is(err, e) {
+			return invalidf("%s", e.Error())
+		}
+	}
+	return err
 }
