@@ -52,7 +52,8 @@ func newRootCmd(env *Env, f *format) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usagef("%v", err) })
 	root.AddCommand(newImportCmd(env, f), newStatusCmd(env, f), newSourcesCmd(env, f), newSearchCmd(env, f),
 		newShowCmd(env, f), newListCmd(env, f), newVerifyCmd(env, f), newGCCmd(env, f), newDocsCmd(env, f),
-		newMCPCmd(env, f), newDaemonCmd(env, f), newHooksCmd(env, f), newBlameCmd(env, f))
+		newMCPCmd(env, f), newDaemonCmd(env, f), newHooksCmd(env, f), newBlameCmd(env, f),
+		newIntegrationsCmd(env, f))
 	root.SetHelpCommand(newHelpCmd(root))
 	return root
 }
