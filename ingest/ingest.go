@@ -16,6 +16,7 @@ import (
 	"ctx/index"
 	"ctx/objects"
 	"ctx/refs"
+	"ctx/semantic"
 )
 
 // Options configure one import.
@@ -31,6 +32,9 @@ type Options struct {
 	// Redactor, when set, replaces secrets in every event and session title
 	// before anything is stored or indexed.
 	Redactor Redactor
+	// Semantic configures the vectors built after publishing (see
+	// buildVectors); nil reads the [semantic] table of config.toml.
+	Semantic *semantic.Config
 }
 
 // Redactor replaces secrets in place and counts them.
@@ -58,6 +62,10 @@ type Report struct {
 	Objects       int   // new objects written
 	ObjectBytes   int64 // their compressed size
 	Problems      []core.Problem
+	// Vectors is what the semantic pass did, VectorsErr why it failed (the
+	// import itself succeeded).
+	Vectors    *semantic.BuildReport
+	VectorsErr error
 }
 
 // Paths of a store.
@@ -108,13 +116,18 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	todo := r.plan()
 	if len(todo) == 0 && !r.changedMissing {
+		r.buildVectors(ctx)
 		return r.rep, nil
 	}
 	if err := r.importFiles(ctx, todo); err != nil {
 		r.batch.Abort()
 		return nil, err
 	}
-	return r.publish(rs)
+	rep, err := r.publish(rs)
+	if err == nil {
+		r.buildVectors(ctx)
+	}
+	return rep, err
 }
 
 func loadState(store *objects.Store, rs *refs.Refs) (*state, error) {

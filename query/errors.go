@@ -21,6 +21,10 @@ const (
 	CodeCursorMismatch Code = "cursor_mismatch"       // cursor from another request
 	CodeInvalidCursor  Code = "invalid_cursor"        // edited, forged or malformed cursor
 	CodeOutputLimit    Code = "output_limit_exceeded" // one item alone exceeds the byte budget
+
+	// Search-mode codes (spec 000).
+	CodeUnsupportedMode     Code = "unsupported_mode"     // semantic search of a scope without vectors
+	CodeSemanticUnavailable Code = "semantic_unavailable" // semantic search is off, unbuilt or failing
 )
 
 // Error is an error with a stable code. Messages never echo rejected input.

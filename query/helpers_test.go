@@ -16,6 +16,7 @@ import (
 	"ctx/ingest"
 	"ctx/objects"
 	"ctx/refs"
+	"ctx/semantic"
 	"ctx/sources"
 )
 
@@ -59,6 +60,13 @@ func copyTree(t testing.TB, src, dst string) {
 // store under root and returns its directory.
 func fixtureStore(t testing.TB, root string) string {
 	t.Helper()
+	return fixtureStoreWith(t, root, nil)
+}
+
+// fixtureStoreWith imports the fixtures with the given semantic
+// configuration (nil: the default, vectors of the built-in embedder).
+func fixtureStoreWith(t testing.TB, root string, sem *semantic.Config) string {
+	t.Helper()
 	fx := fixturesDir(t)
 	home := filepath.Join(root, "home")
 	copyTree(t, filepath.Join(fx, "claude-code", "projects"), filepath.Join(home, ".claude", "projects"))
@@ -69,7 +77,8 @@ func fixtureStore(t testing.TB, root string) string {
 	}
 	store := filepath.Join(root, "store")
 	env := core.Env{Home: home, Getenv: func(string) string { return "" }}
-	if _, err := ingest.Run(context.Background(), ingest.Options{Home: store, Env: env, Sources: srcs, Version: "test"}); err != nil {
+	if _, err := ingest.Run(context.Background(), ingest.Options{Home: store, Env: env, Sources: srcs, Version: "test",
+		Semantic: sem}); err != nil {
 		t.Fatal(err)
 	}
 	return store

@@ -1,7 +1,9 @@
 package query
 
 import (
+	"bytes"
 	"context"
+	"sort"
 	"strings"
 	"time"
 	"unicode"
@@ -9,6 +11,7 @@ import (
 
 	"ctx/core"
 	"ctx/index"
+	"ctx/semantic"
 	"ctx/sources"
 )
 
@@ -33,6 +36,13 @@ type SearchRequest struct {
 	Roles        []string
 	Files        []string
 	Sessions     []string
+	// Mode is ModeLexical (the default when empty), ModeSemantic or
+	// ModeHybrid (spec 000; see SearchWith).
+	Mode string
+	// SemanticWeight is the weight of the vector ranks in hybrid search,
+	// 0..1; nil takes the configured weight (0.5 by default). Zero means no
+	// vector work at all.
+	SemanticWeight *float64
 }
 
 // MaxSelectors bounds --source-root and --source-group (spec 000).
@@ -73,11 +83,19 @@ type SearchHit struct {
 
 // SearchMetadata describes how the answer was produced.
 type SearchMetadata struct {
-	Mode         string `json:"mode"`
+	// Mode is the mode actually used; RequestedMode the one asked for.
+	Mode          string `json:"mode"`
+	RequestedMode string `json:"requested_mode"`
+	// TotalMatches counts lexical matches (lexical and hybrid) or the
+	// vectors that passed the filters with a positive similarity (semantic).
 	TotalMatches uint64 `json:"total_matches"`
 	Returned     int    `json:"returned"`
 	Limit        int    `json:"limit"`
 	TookMS       int64  `json:"took_ms"`
+	// Fallback is set when the answer used another mode than requested.
+	Fallback *SearchFallback `json:"fallback,omitempty"`
+	// Semantic describes the vectors searched (semantic and hybrid).
+	Semantic *SemanticInfo `json:"semantic,omitempty"`
 }
 
 // SearchResult is the search read model.
@@ -110,6 +128,9 @@ func (req *SearchRequest) Validate() (core.Scope, error) {
 	}
 	if req.Limit < 1 || req.Limit > MaxLimit {
 		return "", Errorf(CodeInvalidRequest, "limit must be between 1 and %d", MaxLimit)
+	}
+	if err := req.validMode(); err != nil {
+		return "", err
 	}
 	if !req.Since.IsZero() && !req.Until.IsZero() && req.Until.Before(req.Since) {
 		return "", Errorf(CodeInvalidRequest, "until is before since")
@@ -179,13 +200,15 @@ func knownType(t string) bool {
 	return false
 }
 
-// Search runs a lexical search over the pinned generation.
+// Search runs a search over the pinned generation with the default
+// semantic configuration (the built-in embedder, weight 0.5); see
+// SearchWith.
 func (r *Reader) Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
-	start := time.Now()
-	scope, err := req.Validate()
-	if err != nil {
-		return nil, err
-	}
+	return r.SearchWith(ctx, req, SemanticOptions{Config: semantic.DefaultConfig()})
+}
+
+// newResult starts the read model of a validated request.
+func newResult(r *Reader, req SearchRequest, scope core.Scope) *SearchResult {
 	out := &SearchResult{Generation: r.Ref(), Query: req.Query, Results: []SearchHit{},
 		Filters: SearchFilters{ContentScope: scope, EventType: req.EventType, Providers: req.Providers,
 			Workspace: req.Workspace, PrimaryOnly: req.PrimaryOnly}}
@@ -197,16 +220,18 @@ func (r *Reader) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 	}
 	out.Filters.SourceRoots, out.Filters.SourceGroups = req.SourceRoots, req.SourceGroups
 	out.Filters.Roles, out.Filters.Files, out.Filters.Sessions = req.Roles, req.Files, req.Sessions
-	if err := r.resolveSelectors(req.SourceRoots, req.SourceGroups); err != nil {
-		return nil, err
-	}
+	return out
+}
+
+// lexical runs the lexical search of req with the given limit.
+func (r *Reader) lexical(ctx context.Context, req SearchRequest, scope core.Scope, limit int) (index.Result, error) {
 	idx, err := r.index()
 	if err != nil {
-		return nil, err
+		return index.Result{}, err
 	}
 	q := index.Query{Text: req.Query, Scope: scope, EventType: core.EventType(req.EventType),
 		Providers: req.Providers, Workspace: req.Workspace, Since: req.Since, Until: req.Until,
-		PrimaryOnly: req.PrimaryOnly, Limit: req.Limit, Superseded: r.superseded,
+		PrimaryOnly: req.PrimaryOnly, Limit: limit, Superseded: r.superseded,
 		SourceRoots: req.SourceRoots, SourceGroups: req.SourceGroups, Files: req.Files}
 	for _, role := range req.Roles {
 		q.Roles = append(q.Roles, core.Role(role))
@@ -217,22 +242,25 @@ func (r *Reader) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 	}
 	res, err := idx.Search(ctx, q)
 	if err != nil {
-		return nil, &Error{Code: CodeIndex, Message: "search failed", Err: err}
+		return index.Result{}, &Error{Code: CodeIndex, Message: "search failed", Err: err}
 	}
-	terms := queryTerms(req.Query)
-	for _, h := range res.Hits {
+	return res, nil
+}
+
+// hydrate reads each hit's event and appends it to the results.
+func (r *Reader) hydrate(out *SearchResult, hits []index.Hit) error {
+	terms := queryTerms(out.Query)
+	for _, h := range hits {
 		ev, err := r.event(h.Chunk, h.EventID)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		out.Results = append(out.Results, SearchHit{CtxSessionID: h.SessionID.String(), CtxEventID: h.EventID.String(),
 			RootSessionID: h.RootSessionID.String(), IsSubagent: h.IsSubagent, EventType: string(h.EventType),
 			Role: string(h.Role), Provider: h.Provider, Workspace: h.Workspace, Timestamp: h.Timestamp.UTC(),
 			Ordinal: ev.Ordinal, Score: h.Score, Snippet: Snippet(SearchText(ev), terms, 240)})
 	}
-	out.Metadata = SearchMetadata{Mode: "lexical", TotalMatches: res.Total, Returned: len(out.Results),
-		Limit: req.Limit, TookMS: time.Since(start).Milliseconds()}
-	return out, nil
+	return nil
 }
 
 // SearchText is the text of an event as a reader sees it: its text, or its
@@ -286,4 +314,76 @@ func Snippet(text string, terms []string, width int) string {
 		s += "…"
 	}
 	return s
+}
+
+// sortHits orders hits by score, then newest first, then event id, as the
+// index does.
+func sortHits(hits []index.Hit) {
+	sort.SliceStable(hits, func(i, j int) bool {
+		a, b := &hits[i], &hits[j]
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		if !a.Timestamp.Equal(b.Timestamp) {
+			return a.Timestamp.After(b.Timestamp)
+		}
+		return bytes.Compare(a.EventID[:], b.EventID[:]) < 0
+	})
+}
+
+// groupHits applies the index's root-session grouping to hits sorted best
+// first: one hit per root group before any repeats, groups ranked by their
+// best hit, and a group led by its best primary hit when that one scores
+// at least index.PrimaryPreference of the group's best.
+func groupHits(hits []index.Hit, limit int) []index.Hit {
+	var groups [][]index.Hit
+	at := make(map[core.SessionID]int)
+	for _, h := range hits {
+		key := h.RootSessionID
+		if key.IsZero() {
+			key = h.SessionID
+		}
+		i, ok := at[key]
+		if !ok {
+			i = len(groups)
+			at[key] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], h)
+	}
+	for _, g := range groups {
+		leadWithPrimary(g)
+	}
+	out := make([]index.Hit, 0, min(limit, len(hits)))
+	for round := 0; len(out) < limit; round++ {
+		took := false
+		for _, g := range groups {
+			if round < len(g) && len(out) < limit {
+				out, took = append(out, g[round]), true
+			}
+		}
+		if !took {
+			break
+		}
+	}
+	return out
+}
+
+// leadWithPrimary moves a group's best primary hit to the front when a
+// subagent hit leads and the primary one is close enough.
+func leadWithPrimary(g []index.Hit) {
+	if len(g) == 0 || !g[0].IsSubagent {
+		return
+	}
+	for i := 1; i < len(g); i++ {
+		if g[i].IsSubagent {
+			continue
+		}
+		if g[i].Score >= index.PrimaryPreference*g[0].Score {
+			p := g[i]
+			copy(g[1:i+1], g[:i])
+			g[0] = p
+		}
+		return
+	}
 }

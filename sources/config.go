@@ -13,6 +13,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"ctx/core"
+	"ctx/semantic"
 )
 
 // Config is $XDG_CONFIG_HOME/ctx/config.toml (documented by ctx docs show
@@ -27,7 +28,36 @@ type Config struct {
 	Daemon struct {
 		Enabled *bool `toml:"enabled"`
 	} `toml:"daemon"`
-	path string
+	Semantic SemanticSettings `toml:"semantic"`
+	path     string
+}
+
+// SemanticSettings is the [semantic] table: vectors for semantic and
+// hybrid search (docs: config). Unset fields take semantic.DefaultConfig.
+type SemanticSettings struct {
+	Enabled   *bool    `toml:"enabled"`
+	Embedder  string   `toml:"embedder"`
+	Endpoint  string   `toml:"endpoint"`
+	Model     string   `toml:"model"`
+	APIKeyEnv string   `toml:"api_key_env"`
+	Weight    *float64 `toml:"weight"`
+}
+
+// SemanticConfig returns the resolved [semantic] table.
+func (c *Config) SemanticConfig() semantic.Config {
+	out := semantic.DefaultConfig()
+	s := c.Semantic
+	if s.Enabled != nil {
+		out.Enabled = *s.Enabled
+	}
+	if s.Embedder != "" {
+		out.Embedder = s.Embedder
+	}
+	out.Endpoint, out.Model, out.APIKeyEnv = s.Endpoint, s.Model, s.APIKeyEnv
+	if s.Weight != nil {
+		out.Weight = *s.Weight
+	}
+	return out
 }
 
 // ConfiguredSource is a [[source]] table: a named root of one provider.
@@ -125,6 +155,9 @@ func (c *Config) validate(env core.Env) error {
 		if !filepath.IsAbs(s.Path) {
 			return &ConfigError{c.path, where + ": path must be absolute or start with ~/"}
 		}
+	}
+	if err := c.SemanticConfig().Validate(); err != nil {
+		return &ConfigError{c.path, "[semantic]: " + err.Error()}
 	}
 	for i, p := range c.Plugins {
 		where := fmt.Sprintf("[[plugin]] #%d", i+1)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"ctx/core"
+	"ctx/semantic"
 )
 
 func writeConfig(t *testing.T, body string) core.Env {
@@ -67,6 +68,34 @@ func TestLoadConfigDaemon(t *testing.T) {
 	cfg, err = LoadConfig(writeConfig(t, "[daemon]\nenabled = false\n"))
 	if err != nil || cfg.DaemonEnabled() {
 		t.Fatalf("enabled = false: daemon enabled = %v, %v", cfg != nil && cfg.DaemonEnabled(), err)
+	}
+}
+
+func TestLoadConfigSemantic(t *testing.T) {
+	cfg, err := LoadConfig(core.Env{Home: t.TempDir()})
+	if err != nil || cfg.SemanticConfig() != semantic.DefaultConfig() {
+		t.Fatalf("default: %+v %v", cfg.SemanticConfig(), err)
+	}
+	env := writeConfig(t, `[semantic]
+enabled = true
+embedder = "openai"
+endpoint = "http://localhost:11434"
+model = "nomic-embed-text"
+api_key_env = "OLLAMA_KEY"
+weight = 0.25
+`)
+	cfg, err = LoadConfig(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := semantic.Config{Enabled: true, Embedder: semantic.EmbedderOpenAI, Endpoint: "http://localhost:11434",
+		Model: "nomic-embed-text", APIKeyEnv: "OLLAMA_KEY", Weight: 0.25}
+	if got := cfg.SemanticConfig(); got != want {
+		t.Fatalf("got %+v", got)
+	}
+	cfg, err = LoadConfig(writeConfig(t, "[semantic]\nweight = 0\n"))
+	if err != nil || cfg.SemanticConfig().Active() {
+		t.Fatalf("weight 0: %+v %v", cfg.SemanticConfig(), err)
 	}
 }
 

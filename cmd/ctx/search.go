@@ -11,6 +11,7 @@ import (
 
 	"ctx/daemon"
 	"ctx/query"
+	"ctx/semantic"
 	"ctx/sources"
 )
 
@@ -28,6 +29,9 @@ type searchOptions struct {
 	Roles       []string
 	Files       []string
 	Sessions    []string
+	Mode        string
+	Weight      float64
+	WeightSet   bool
 }
 
 func newSearchCmd(env *Env, f *format) *cobra.Command {
@@ -46,6 +50,7 @@ func newSearchCmd(env *Env, f *format) *cobra.Command {
 			if cmd.Flags().Changed("scope") && opts.EventType != "" {
 				return usagef("--event-type and --scope cannot be combined")
 			}
+			opts.WeightSet = cmd.Flags().Changed("semantic-weight")
 			return runSearch(cmd.Context(), env, f, opts, strings.Join(args, " "))
 		},
 	}
@@ -63,6 +68,8 @@ func newSearchCmd(env *Env, f *format) *cobra.Command {
 	fl.StringSliceVar(&opts.Roles, "role", nil, "only these roles: user, assistant, system, tool")
 	fl.StringArrayVar(&opts.Files, "file", nil, "only events that touched this path or file name (repeatable)")
 	fl.StringArrayVar(&opts.Sessions, "session", nil, "only this session id (repeatable)")
+	fl.StringVar(&opts.Mode, "mode", "lexical", "lexical, semantic (messages and summaries by similarity) or hybrid (both, fused)")
+	fl.Float64Var(&opts.Weight, "semantic-weight", 0.5, "weight of the vector ranks in hybrid search, 0-1 (default: [semantic] weight); 0 does no vector work")
 	return cmd
 }
 
@@ -87,8 +94,16 @@ func runSearch(ctx context.Context, env *Env, f *format, opts *searchOptions, q 
 	}
 	req := query.SearchRequest{Query: q, Scope: scope, EventType: opts.EventType,
 		Providers: opts.Providers, Workspace: ws, Since: since, Until: until, PrimaryOnly: opts.PrimaryOnly, Limit: opts.Limit,
-		SourceRoots: opts.Roots, SourceGroups: opts.Groups, Roles: opts.Roles, Files: opts.Files, Sessions: opts.Sessions}
+		SourceRoots: opts.Roots, SourceGroups: opts.Groups, Roles: opts.Roles, Files: opts.Files, Sessions: opts.Sessions,
+		Mode: opts.Mode}
+	if opts.WeightSet {
+		req.SemanticWeight = &opts.Weight
+	}
 	if _, err := req.Validate(); err != nil {
+		return err
+	}
+	sem, err := semanticOptions(env, req.Mode)
+	if err != nil {
 		return err
 	}
 	wake(env)
@@ -97,7 +112,7 @@ func runSearch(ctx context.Context, env *Env, f *format, opts *searchOptions, q 
 		return err
 	}
 	defer r.Close()
-	res, err := r.Search(ctx, req)
+	res, err := r.SearchWith(ctx, req, sem)
 	if err != nil {
 		return err
 	}
@@ -121,11 +136,25 @@ func wake(env *Env) {
 	_, _ = daemon.WakeOrStart(env.CtxHome(), exe, daemon.DefaultWakeWait, daemon.Autostart(env.Getenv, on))
 }
 
+// semanticOptions reads the [semantic] table when the mode needs vectors.
+func semanticOptions(env *Env, mode string) (query.SemanticOptions, error) {
+	so := query.SemanticOptions{Config: semantic.DefaultConfig(), Getenv: env.Getenv}
+	if mode == query.ModeLexical {
+		return so, nil
+	}
+	cfg, err := sources.LoadConfig(env.Source())
+	if err != nil {
+		return so, err
+	}
+	so.Config = cfg.SemanticConfig()
+	return so, nil
+}
+
 func printSearch(env *Env, res *query.SearchResult) {
 	w := env.Stdout
+	md := res.Metadata
 	if len(res.Results) == 0 {
-		fmt.Fprintf(w, "No results (generation %d, scope %s).\n", res.Generation.Number, res.Filters.ContentScope)
-		return
+		fmt.Fprintf(w, "No results (generation %d, scope %s, %s).\n", res.Generation.Number, res.Filters.ContentScope, md.Mode)
 	}
 	for i, h := range res.Results {
 		sub := ""
@@ -137,6 +166,11 @@ func printSearch(env *Env, res *query.SearchResult) {
 		fmt.Fprintf(w, "    %s\n", oneLine(h.Snippet))
 		fmt.Fprintf(w, "    %s  %s  score %.3f\n", h.CtxEventID, h.CtxSessionID, h.Score)
 	}
-	fmt.Fprintf(w, "%d of %d matches, generation %d, scope %s, %d ms\n", res.Metadata.Returned,
-		res.Metadata.TotalMatches, res.Generation.Number, res.Filters.ContentScope, res.Metadata.TookMS)
+	if len(res.Results) > 0 {
+		fmt.Fprintf(w, "%d of %d matches, generation %d, scope %s, %s, %d ms\n", md.Returned,
+			md.TotalMatches, res.Generation.Number, res.Filters.ContentScope, md.Mode, md.TookMS)
+	}
+	if fb := md.Fallback; fb != nil {
+		fmt.Fprintf(w, "Note: %s search answered as %s (%s): %s.\n", fb.From, fb.To, fb.Reason, fb.Note)
+	}
 }
