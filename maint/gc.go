@@ -9,6 +9,7 @@ import (
 	"ctx/ingest"
 	"ctx/objects"
 	"ctx/refs"
+	"ctx/semantic"
 )
 
 // GCReport is the gc read model.
@@ -18,6 +19,8 @@ type GCReport struct {
 	ObjectsRemoved  int   `json:"objects_removed"`
 	BytesRemoved    int64 `json:"bytes_removed"`
 	ShardsRemoved   int   `json:"shards_removed"`
+	// VectorSetsRemoved counts semantic vector sets no kept generation names.
+	VectorSetsRemoved int `json:"vector_sets_removed"`
 }
 
 // GC keeps the active generation and the reflog entries newer than keep,
@@ -78,6 +81,9 @@ func GC(ctx context.Context, home string, keep time.Duration, now time.Time, bus
 		return nil, err
 	}
 	_ = s.CleanTemp()
+	if n, err := semantic.Sweep(home, gens); err == nil {
+		rep.VectorSetsRemoved = n
+	}
 	entries, _ := os.ReadDir(ingest.IndexDir(home))
 	for _, e := range entries {
 		if e.IsDir() && !shards[e.Name()] {

@@ -8,6 +8,7 @@ import (
 	"ctx/ingest"
 	"ctx/objects"
 	"ctx/refs"
+	"ctx/semantic"
 )
 
 // Damage is one problem verify found.
@@ -68,6 +69,11 @@ func Verify(home string) (*VerifyReport, error) {
 					rep.Damage = append(rep.Damage, Damage{Kind: "shard", Name: sh.Name, Reason: err.Error()})
 				}
 			}
+		}
+	}
+	if !active.IsZero() {
+		if err := semantic.Verify(home, active); err != nil && !errors.Is(err, semantic.ErrNotBuilt) {
+			rep.Damage = append(rep.Damage, Damage{Kind: "vectors", Name: active.String(), Reason: err.Error()})
 		}
 	}
 	rep.OK = len(rep.Damage) == 0
