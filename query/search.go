@@ -15,6 +15,9 @@ import (
 	"ctx/sources"
 )
 
+// MaxQueryBytes bounds the text of one query.
+const MaxQueryBytes = 4096
+
 // MaxLimit bounds the results of one search.
 const MaxLimit = 1000
 
@@ -112,6 +115,9 @@ type SearchResult struct {
 func (req *SearchRequest) Validate() (core.Scope, error) {
 	if strings.TrimSpace(req.Query) == "" {
 		return "", Errorf(CodeInvalidRequest, "a search needs a query")
+	}
+	if len(req.Query) > MaxQueryBytes {
+		return "", Errorf(CodeInvalidRequest, "a query is limited to %d bytes", MaxQueryBytes)
 	}
 	if req.EventType != "" && req.Scope != "" {
 		return "", Errorf(CodeInvalidRequest, "event type and content scope cannot be combined: pass one or the other")
