@@ -94,3 +94,35 @@ func (t *Tombstones) Put(p objects.Putter) (objects.ID, error) {
 func LoadTombstones(g objects.Getter, id objects.ID) (*Tombstones, error) {
 	return load(g, id, KindTombstones, func(t *Tombstones) string { return t.Kind })
 }
+
+// KindIndexedChunks is the kind of the object that lists the chunks one
+// index build covered.
+const KindIndexedChunks = "indexed-chunks"
+
+// IndexedChunk is one chunk an index build covered, with its session.
+type IndexedChunk struct {
+	Session SessionID  `json:"ctx_session_id"`
+	Chunk   objects.ID `json:"chunk"`
+}
+
+// IndexedChunks lists the chunks one index build covered, so that its
+// shards can later be merged by re-indexing their events from objects.
+type IndexedChunks struct {
+	Kind   string         `json:"kind"`
+	Chunks []IndexedChunk `json:"chunks"`
+}
+
+// Put stores the list.
+func (c *IndexedChunks) Put(p objects.Putter) (objects.ID, error) {
+	c.Kind = KindIndexedChunks
+	data, err := encode(KindIndexedChunks, c)
+	if err != nil {
+		return objects.ID{}, err
+	}
+	return p.Put(data)
+}
+
+// LoadIndexedChunks reads an indexed-chunks object.
+func LoadIndexedChunks(g objects.Getter, id objects.ID) (*IndexedChunks, error) {
+	return load(g, id, KindIndexedChunks, func(c *IndexedChunks) string { return c.Kind })
+}

@@ -89,6 +89,11 @@ func (r *run) storeSession(ctx context.Context, ps *core.ParsedSession, docs cha
 	}
 	sess := &w.Object.Session
 	indexed := 0
+	r.mu.Lock()
+	for _, nc := range w.NewChunks {
+		r.indexedChunks = append(r.indexedChunks, core.IndexedChunk{Session: sess.ID, Chunk: nc.Ref.ID})
+	}
+	r.mu.Unlock()
 	for _, nc := range w.NewChunks {
 		for k := range nc.Chunk.Events {
 			select {

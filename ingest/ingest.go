@@ -177,6 +177,7 @@ type run struct {
 	rep            *Report
 	changedMissing bool
 	newShards      []index.ShardMeta
+	indexedChunks  []core.IndexedChunk // the chunks whose events went to newShards
 	mu             sync.Mutex
 }
 

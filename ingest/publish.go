@@ -41,8 +41,19 @@ func (r *run) publish(rs *refs.Refs) (*Report, error) {
 		gen.Parent = &r.st.prevID
 		gen.Shards = append(gen.Shards, prev.Shards...)
 	}
-	for _, s := range r.newShards {
-		gen.Shards = append(gen.Shards, refs.Shard{Name: s.Name, Docs: s.Docs, Bytes: s.Bytes, Generation: gen.Number})
+	if len(r.newShards) > 0 {
+		list := &core.IndexedChunks{Chunks: r.indexedChunks}
+		id, err := list.Put(r.batch)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range r.newShards {
+			gen.Shards = append(gen.Shards, refs.Shard{Name: s.Name, Docs: s.Docs, Bytes: s.Bytes,
+				Generation: gen.Number, Chunks: &id})
+		}
+	}
+	if err := r.mergeSmallShards(gen); err != nil {
+		return nil, err
 	}
 	if len(r.st.tombs) > 0 {
 		id, err := (&core.Tombstones{Current: r.st.tombs}).Put(r.batch)

@@ -7,7 +7,8 @@ import (
 )
 
 // reach calls visit for every object a generation reaches (itself, its
-// tree, session objects, chunks, cursors and tombstones), each once per
+// tree, session objects, chunks, cursors, tombstones and the chunk lists
+// of its shards), each once per
 // seen set. Objects that cannot be read (missing, corrupt) are reported
 // through bad and the walk goes on where it can.
 func reach(s *objects.Store, gen objects.ID, seen map[objects.ID]bool, bad func(objects.ID, error)) error {
@@ -26,6 +27,17 @@ func reach(s *objects.Store, gen objects.ID, seen map[objects.ID]bool, bad func(
 				if err := report(id, err, bad); err != nil {
 					return err
 				}
+			}
+		}
+	}
+	for _, sh := range g.Shards {
+		if sh.Chunks == nil || seen[*sh.Chunks] {
+			continue
+		}
+		seen[*sh.Chunks] = true
+		if _, err := s.Get(*sh.Chunks); err != nil {
+			if err := report(*sh.Chunks, err, bad); err != nil {
+				return err
 			}
 		}
 	}

@@ -90,6 +90,12 @@ func (s *Store) Get(id ID) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("objects: read %s: %w", id, err)
 	}
+	return s.decode(id, p, raw)
+}
+
+// decode checks an object file's trailing hash, decompresses it and checks
+// that the bytes hash to id.
+func (s *Store) decode(id ID, p string, raw []byte) ([]byte, error) {
 	if len(raw) < IDSize || Hash(raw[:len(raw)-IDSize]) != ID(raw[len(raw)-IDSize:]) {
 		return nil, &CorruptError{ID: id, Path: p, Reason: "damaged on disk"}
 	}
@@ -335,4 +341,20 @@ func (s *Store) Size(id ID) (int64, error) {
 		return 0, err
 	}
 	return fi.Size(), nil
+}
+
+// Get reads an object of the batch, committed or not: a pending object is
+// read back from its temporary file and checked like any other.
+func (b *Batch) Get(id ID) ([]byte, error) {
+	b.mu.Lock()
+	tmp, pending := b.pending[id]
+	b.mu.Unlock()
+	if !pending {
+		return b.s.Get(id)
+	}
+	raw, err := os.ReadFile(tmp)
+	if err != nil {
+		return nil, fmt.Errorf("objects: read pending %s: %w", id, err)
+	}
+	return b.s.decode(id, tmp, raw)
 }

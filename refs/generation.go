@@ -16,6 +16,9 @@ type Shard struct {
 	// Generation is the number of the generation that built the shard; it
 	// decides which copy of a re-indexed event is current (see core.Tombstones).
 	Generation uint64 `json:"generation"`
+	// Chunks names the object listing the chunks whose events the build
+	// that made this shard indexed; merging re-reads them.
+	Chunks *objects.ID `json:"chunks,omitempty"`
 }
 
 // SourceStats are the per-source figures of a generation.
@@ -76,6 +79,11 @@ func (g *Generation) Reachable() []objects.ID {
 	ids := []objects.ID{g.Tree, g.Cursors}
 	if g.Tombstones != nil {
 		ids = append(ids, *g.Tombstones)
+	}
+	for _, s := range g.Shards {
+		if s.Chunks != nil {
+			ids = append(ids, *s.Chunks)
+		}
 	}
 	return ids
 }
