@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"context"
+	sharedfx "ctx/internal/fixtures"
 	"database/sql"
 	"encoding/json"
 	"fmt"
@@ -22,17 +23,7 @@ import (
 
 func fixturesDir(t *testing.T) string {
 	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		p := filepath.Join(dir, "shared", "fixtures", "agents")
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			return p
-		}
-		if filepath.Dir(dir) == dir {
-			t.Fatal("shared/fixtures/agents not found above the test directory")
-		}
-		dir = filepath.Dir(dir)
-	}
+	return sharedfx.Dir(t)
 }
 
 func copyTree(t *testing.T, src, dst string) {

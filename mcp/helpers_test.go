@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	sharedfx "ctx/internal/fixtures"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -17,21 +18,7 @@ import (
 // fixturesDir finds shared/fixtures/agents above the test directory.
 func fixturesDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "shared", "fixtures", "agents")
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("shared/fixtures/agents not found above the test directory")
-		}
-		dir = parent
-	}
+	return sharedfx.Dir(t)
 }
 
 // copyTree copies a directory tree (files 0600, directories 0700).

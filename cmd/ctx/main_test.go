@@ -1,6 +1,7 @@
 package main
 
 import (
+	sharedfx "ctx/internal/fixtures"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -44,21 +45,7 @@ func TestScripts(t *testing.T) {
 
 func fixturesDir(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "shared", "fixtures", "agents")
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("shared/fixtures/agents not found above the working directory")
-		}
-		dir = parent
-	}
+	return sharedfx.Dir(t)
 }
 
 // copytree SRC DST copies a directory tree.

@@ -1,6 +1,7 @@
 package aider
 
 import (
+	sharedfx "ctx/internal/fixtures"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,23 +13,7 @@ import (
 // findFixtures finds shared/fixtures/agents/aider by walking up from the
 // working directory; the repository's sibling "shared" counts too.
 func findFixtures() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		for _, cand := range []string{filepath.Join(dir, "shared", "fixtures", "agents"),
-			filepath.Join(dir, "..", "shared", "fixtures", "agents")} {
-			if st, err := os.Stat(cand); err == nil && st.IsDir() {
-				return filepath.Join(cand, "aider"), nil
-			}
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", os.ErrNotExist
-		}
-		dir = parent
-	}
+	return sharedfx.Agent("aider")
 }
 
 // fixtureFile is the real chat log, required by the tests.

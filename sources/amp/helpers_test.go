@@ -1,7 +1,7 @@
 package amp
 
 import (
-	"os"
+	sharedfx "ctx/internal/fixtures"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -12,23 +12,7 @@ import (
 // findFixtures finds shared/fixtures/agents/amp by walking up from the
 // working directory; the repository's sibling "shared" counts too.
 func findFixtures() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		for _, cand := range []string{filepath.Join(dir, "shared", "fixtures", "agents"),
-			filepath.Join(dir, "..", "shared", "fixtures", "agents")} {
-			if st, err := os.Stat(cand); err == nil && st.IsDir() {
-				return filepath.Join(cand, "amp"), nil
-			}
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", os.ErrNotExist
-		}
-		dir = parent
-	}
+	return sharedfx.Agent("amp")
 }
 
 // fixtureDir is findFixtures for tests: the real threads are required.

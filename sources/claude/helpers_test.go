@@ -3,6 +3,7 @@ package claude
 import (
 	"bufio"
 	"bytes"
+	sharedfx "ctx/internal/fixtures"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -18,21 +19,7 @@ import (
 // working directory; the shared tree sits next to the repository.
 func fixturesDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		agents := filepath.Join(dir, "shared", "fixtures", "agents")
-		if st, err := os.Stat(agents); err == nil && st.IsDir() {
-			return filepath.Join(agents, "claude-code")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("shared/fixtures/agents not found in any parent of the working directory")
-		}
-		dir = parent
-	}
+	return filepath.Join(sharedfx.Dir(t), "claude-code")
 }
 
 // fixtureFiles lists every .jsonl fixture, sorted.

@@ -1,6 +1,7 @@
 package cline
 
 import (
+	sharedfx "ctx/internal/fixtures"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,23 +13,7 @@ import (
 // findFixtures finds shared/fixtures/agents/cline by walking up from the
 // working directory; the repository's sibling "shared" counts too.
 func findFixtures() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		for _, cand := range []string{filepath.Join(dir, "shared", "fixtures", "agents"),
-			filepath.Join(dir, "..", "shared", "fixtures", "agents")} {
-			if st, err := os.Stat(cand); err == nil && st.IsDir() {
-				return filepath.Join(cand, "cline"), nil
-			}
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", os.ErrNotExist
-		}
-		dir = parent
-	}
+	return sharedfx.Agent("cline")
 }
 
 // fixtureDir is findFixtures for tests: the real task files are required.

@@ -3,6 +3,7 @@ package codex
 import (
 	"bufio"
 	"bytes"
+	sharedfx "ctx/internal/fixtures"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -17,23 +18,7 @@ import (
 // findFixtures finds shared/fixtures/agents/codex by walking up from the
 // working directory; the repository's sibling "shared" counts too.
 func findFixtures() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		for _, cand := range []string{filepath.Join(dir, "shared", "fixtures", "agents"),
-			filepath.Join(dir, "..", "shared", "fixtures", "agents")} {
-			if st, err := os.Stat(cand); err == nil && st.IsDir() {
-				return filepath.Join(cand, "codex"), nil
-			}
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", os.ErrNotExist
-		}
-		dir = parent
-	}
+	return sharedfx.Agent("codex")
 }
 
 // fixtureDir is findFixtures for tests: the real rollouts are required.

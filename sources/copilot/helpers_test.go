@@ -1,8 +1,7 @@
 package copilot
 
 import (
-	"os"
-	"path/filepath"
+	sharedfx "ctx/internal/fixtures"
 	"strings"
 	"testing"
 
@@ -12,23 +11,7 @@ import (
 // findFixtures finds shared/fixtures/agents/copilot-cli by walking up from
 // the working directory; the repository's sibling "shared" counts too.
 func findFixtures() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		for _, cand := range []string{filepath.Join(dir, "shared", "fixtures", "agents"),
-			filepath.Join(dir, "..", "shared", "fixtures", "agents")} {
-			if st, err := os.Stat(cand); err == nil && st.IsDir() {
-				return filepath.Join(cand, "copilot-cli"), nil
-			}
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", os.ErrNotExist
-		}
-		dir = parent
-	}
+	return sharedfx.Agent("copilot-cli")
 }
 
 // fixtureDir is findFixtures for tests: the real logs are required.

@@ -2,6 +2,7 @@ package cursor
 
 import (
 	"bufio"
+	sharedfx "ctx/internal/fixtures"
 	"database/sql"
 	"encoding/json"
 	"os"
@@ -14,21 +15,7 @@ import (
 // findFixtures returns shared/fixtures/agents/cursor, found by walking up
 // from the working directory.
 func findFixtures() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		agents := filepath.Join(dir, "shared", "fixtures", "agents")
-		if st, err := os.Stat(agents); err == nil && st.IsDir() {
-			return filepath.Join(agents, "cursor"), nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", os.ErrNotExist
-		}
-		dir = parent
-	}
+	return sharedfx.Agent("cursor")
 }
 
 // fixtureDir is findFixtures for tests: the real exports are required.

@@ -2,8 +2,8 @@ package gemini
 
 import (
 	"bytes"
+	sharedfx "ctx/internal/fixtures"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"ctx/core"
@@ -12,23 +12,7 @@ import (
 // findFixtures finds shared/fixtures/agents/gemini-cli by walking up from
 // the working directory; the repository's sibling "shared" counts too.
 func findFixtures() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		for _, cand := range []string{filepath.Join(dir, "shared", "fixtures", "agents"),
-			filepath.Join(dir, "..", "shared", "fixtures", "agents")} {
-			if st, err := os.Stat(cand); err == nil && st.IsDir() {
-				return filepath.Join(cand, "gemini-cli"), nil
-			}
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", os.ErrNotExist
-		}
-		dir = parent
-	}
+	return sharedfx.Agent("gemini-cli")
 }
 
 // fixtureDir is findFixtures for tests: the real chats are required.

@@ -2,6 +2,7 @@ package opencode
 
 import (
 	"bytes"
+	sharedfx "ctx/internal/fixtures"
 	"database/sql"
 	"encoding/json"
 	"os"
@@ -16,23 +17,7 @@ import (
 // findFixtures finds shared/fixtures/agents/opencode by walking up from the
 // working directory; the repository's sibling "shared" counts too.
 func findFixtures() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		for _, cand := range []string{filepath.Join(dir, "shared", "fixtures", "agents"),
-			filepath.Join(dir, "..", "shared", "fixtures", "agents")} {
-			if st, err := os.Stat(cand); err == nil && st.IsDir() {
-				return filepath.Join(cand, "opencode"), nil
-			}
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", os.ErrNotExist
-		}
-		dir = parent
-	}
+	return sharedfx.Agent("opencode")
 }
 
 func fixtureDir(t testing.TB) string {
