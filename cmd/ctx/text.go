@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"ctx/query"
 )
 
 // clean makes untrusted text safe for a terminal: control characters other
@@ -32,24 +34,11 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(clean(s)), " ")
 }
 
-// parseTime accepts RFC 3339, a date, or a duration back from now (7d, 36h).
+// parseTime reads a --since/--until value (query.ParseTime).
 func parseTime(s string, now time.Time) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, nil
+	t, err := query.ParseTime(s, now, "a time")
+	if err != nil {
+		return t, usagef("bad time: want RFC 3339, YYYY-MM-DD, or a duration like 7d or 36h")
 	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t.UTC(), nil
-		}
-	}
-	if strings.HasSuffix(s, "d") {
-		var days int
-		if _, err := fmt.Sscanf(s, "%dd", &days); err == nil && days >= 0 {
-			return now.Add(-time.Duration(days) * 24 * time.Hour).UTC(), nil
-		}
-	}
-	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
-		return now.Add(-d).UTC(), nil
-	}
-	return time.Time{}, usagef("bad time: want RFC 3339, YYYY-MM-DD, or a duration like 7d or 36h")
+	return t, nil
 }
