@@ -170,13 +170,22 @@ func (e *e2e) searchContracts() {
 			e.t.Fatalf("content_scope %s echoed as %v", scope, got)
 		}
 	}
+	// The import built the built-in vectors: hybrid and semantic run as
+	// asked; calls/outputs fall back (hybrid) or fail typed (semantic).
 	res = e.ok("search", map[string]any{"query": "test", "mode": "hybrid"})
 	meta := res["metadata"].(map[string]any)
-	if meta["mode"] != "lexical" || meta["requested_mode"] != "hybrid" || meta["fallback"] == nil {
+	if meta["mode"] != "hybrid" || meta["requested_mode"] != "hybrid" || meta["fallback"] != nil || meta["semantic"] == nil {
 		e.t.Fatalf("hybrid metadata: %v", meta)
 	}
-	e.fails("semantic_unavailable", "search", map[string]any{"query": "test", "mode": "semantic"})
-	e.fails("unsupported", "search", map[string]any{"query": "test", "mode": "semantic", "content_scope": "calls"})
+	res = e.ok("search", map[string]any{"query": "test", "mode": "semantic"})
+	if meta := res["metadata"].(map[string]any); meta["mode"] != "semantic" {
+		e.t.Fatalf("semantic metadata: %v", meta)
+	}
+	res = e.ok("search", map[string]any{"query": "test", "mode": "hybrid", "content_scope": "outputs"})
+	if meta := res["metadata"].(map[string]any); meta["mode"] != "lexical" || meta["fallback"] == nil {
+		e.t.Fatalf("hybrid outputs metadata: %v", meta)
+	}
+	e.fails("unsupported_mode", "search", map[string]any{"query": "test", "mode": "semantic", "content_scope": "calls"})
 	res = e.ok("search", map[string]any{"query": "shell", "source_roots": []string{"Backup"}})
 	for _, h := range res["results"].([]any) {
 		if p := h.(map[string]any)["provider"]; p != "codex" {

@@ -11,11 +11,9 @@ import (
 // Error codes of tool errors. The shared ones are query's; the rest exist
 // only at the MCP boundary.
 const (
-	CodeNotAvailable        query.Code = "not_available"        // the tool is not built yet
-	CodeSemanticUnavailable query.Code = "semantic_unavailable" // no compatible semantic generation
-	CodeUnsupported         query.Code = "unsupported"          // the combination is not supported
-	CodeInvalidConfig       query.Code = "invalid_config"       // config.toml cannot be used
-	CodeInternal            query.Code = "internal_error"       // anything without a code
+	CodeNotAvailable  query.Code = "not_available"  // the tool is not built yet
+	CodeInvalidConfig query.Code = "invalid_config" // config.toml cannot be used
+	CodeInternal      query.Code = "internal_error" // anything without a code
 )
 
 // errorCodes lists every error_code a tool may return; the error object's
@@ -23,8 +21,8 @@ const (
 var errorCodes = []query.Code{
 	query.CodeInvalidRequest, query.CodeNotFound, query.CodeNoHistory, query.CodeCorrupt,
 	query.CodeBusy, query.CodeIndex, query.CodeCursorStale, query.CodeCursorMismatch,
-	query.CodeInvalidCursor, query.CodeOutputLimit, CodeNotAvailable, CodeSemanticUnavailable,
-	CodeUnsupported, CodeInvalidConfig, CodeInternal,
+	query.CodeInvalidCursor, query.CodeOutputLimit, query.CodeSemanticUnavailable, query.CodeUnsupportedMode,
+	CodeNotAvailable, CodeInvalidConfig, CodeInternal,
 }
 
 // ErrorObject is the structuredContent of a tool error.

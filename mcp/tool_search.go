@@ -9,6 +9,8 @@ import (
 
 	"ctx/core"
 	"ctx/query"
+	"ctx/semantic"
+	"ctx/sources"
 )
 
 const searchDescription = "Search the local history of every coding agent on this machine (prompts, " +
@@ -24,7 +26,7 @@ type searchInput struct {
 	Query                 string   `json:"query" jsonschema:"Words to search for."`
 	ContentScope          *string  `json:"content_scope,omitempty" jsonschema:"all (default), transcript (messages, summaries), calls (tool calls, command starts) or outputs (tool and command outputs). Conflicts with event_type."`
 	EventType             *string  `json:"event_type,omitempty" jsonschema:"Only this exact event type. Conflicts with content_scope."`
-	Mode                  *string  `json:"mode,omitempty" jsonschema:"lexical (default). hybrid falls back to lexical and says so in metadata; semantic is not available yet."`
+	Mode                  *string  `json:"mode,omitempty" jsonschema:"lexical (default), semantic (vectors over messages and summaries) or hybrid (both, fused). hybrid falls back to lexical and says so in metadata when vectors are unavailable or the scope is calls/outputs; semantic then fails typed."`
 	SourceRoots           []string `json:"source_roots,omitempty" jsonschema:"Configured source roots (from the sources tool); one OR set with source_groups."`
 	SourceGroups          []string `json:"source_groups,omitempty" jsonschema:"Configured source groups (from the sources tool); one OR set with source_roots."`
 	PrimaryOnly           bool     `json:"primary_only,omitempty" jsonschema:"Exclude subagent sessions. Only for a deliberately narrow search."`
@@ -61,7 +63,7 @@ type SearchMetadata struct {
 type SearchFallback struct {
 	From   string `json:"from"`
 	To     string `json:"to"`
-	Reason string `json:"reason" jsonschema:"semantic_unavailable or lexical_only_scope."`
+	Reason string `json:"reason" jsonschema:"Why: semantic_unavailable, semantic_weight_zero or lexical_only_scope."`
 	Note   string `json:"note"`
 }
 
@@ -96,13 +98,18 @@ func runSearch(ctx context.Context, s *Server, in *searchInput) (*reply, error) 
 	if err != nil {
 		return nil, err
 	}
-	scope, err := req.Validate()
-	if err != nil {
+	if mode != modeLexical && mode != modeSemantic && mode != modeHybrid {
+		return nil, invalidf("mode must be lexical, semantic or hybrid")
+	}
+	req.Mode = mode
+	if _, err := req.Validate(); err != nil {
 		return nil, err
 	}
-	fallback, err := resolveMode(mode, scope)
-	if err != nil {
-		return nil, err
+	so := query.SemanticOptions{Config: semantic.DefaultConfig(), Getenv: s.cfg.Source.Get}
+	if mode != modeLexical {
+		if cfg, err := sources.LoadConfig(s.cfg.Source); err == nil {
+			so.Config = cfg.SemanticConfig()
+		}
 	}
 	s.wake() // the same bounded wake as CLI search, then the committed generation
 	r, err := s.open()
@@ -110,12 +117,15 @@ func runSearch(ctx context.Context, s *Server, in *searchInput) (*reply, error) 
 		return nil, err
 	}
 	defer r.Close()
-	res, err := r.Search(ctx, req)
+	res, err := r.SearchWith(ctx, req, so)
 	if err != nil {
 		return nil, err
 	}
-	out := &SearchOutput{Generation: res.Generation, Query: res.Query, Filters: res.Filters, Results: res.Results,
-		Metadata: SearchMetadata{SearchMetadata: res.Metadata, RequestedMode: mode, Fallback: fallback}}
+	md := SearchMetadata{SearchMetadata: res.Metadata, RequestedMode: res.Metadata.RequestedMode}
+	if fb := res.Metadata.Fallback; fb != nil {
+		md.Fallback = &SearchFallback{From: fb.From, To: fb.To, Reason: fb.Reason, Note: fb.Note}
+	}
+	out := &SearchOutput{Generation: res.Generation, Query: res.Query, Filters: res.Filters, Results: res.Results, Metadata: md}
 	return fitSearch(out)
 }
 
@@ -173,32 +183,6 @@ func searchRequest(in *searchInput, now time.Time) (query.SearchRequest, string,
 		req.Limit = *in.Limit
 	}
 	return req, mode, nil
-}
-
-// resolveMode applies the mode contract: lexical runs; hybrid falls back
-// to lexical with a note; semantic fails typed. No semantic generation
-// exists in this version, so every hybrid request falls back.
-func resolveMode(mode string, scope core.Scope) (*SearchFallback, error) {
-	lexicalOnly := scope == core.ScopeCalls || scope == core.ScopeOutputs
-	switch mode {
-	case modeLexical:
-		return nil, nil
-	case modeHybrid:
-		fb := &SearchFallback{From: modeHybrid, To: modeLexical, Reason: "semantic_unavailable",
-			Note: "no compatible semantic generation is available; results are lexical"}
-		if lexicalOnly {
-			fb.Reason, fb.Note = "lexical_only_scope", "the calls and outputs scopes are searched lexically"
-		}
-		return fb, nil
-	case modeSemantic:
-		if lexicalOnly {
-			return nil, failf(CodeUnsupported, "semantic search does not cover the calls and outputs scopes: "+
-				"use mode lexical or hybrid")
-		}
-		return nil, failf(CodeSemanticUnavailable, "semantic search is not available in this version of ctx: "+
-			"use mode lexical, or hybrid (which falls back to lexical)")
-	}
-	return nil, invalidf("mode must be lexical, semantic or hybrid")
 }
 
 func deref(p *string) string {
