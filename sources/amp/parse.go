@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"ctx/core"
+	"ctx/sources/jsonx"
 )
 
 // call is a tool call waiting for its result.
@@ -72,7 +73,7 @@ func (b *builder) thread(t *thread) {
 func (b *builder) message(i int, raw json.RawMessage, times map[int]time.Time) {
 	var m message
 	err := json.Unmarshal(raw, &m)
-	if firstByte(raw) != '{' || (err != nil && m.Role == "") {
+	if jsonx.FirstByte(raw) != '{' || (err != nil && m.Role == "") {
 		b.problem(core.ProblemInvalidRecord, i+1)
 		return
 	}
@@ -105,13 +106,13 @@ func (b *builder) message(i int, raw json.RawMessage, times map[int]time.Time) {
 
 // blocks returns the content blocks; a string content is one text block.
 func (m *message) blocks() ([]block, bool) {
-	switch firstByte(m.Content) {
+	switch jsonx.FirstByte(m.Content) {
 	case '[':
 		var bs []block
 		err := json.Unmarshal(m.Content, &bs)
 		return bs, err == nil
 	case '"':
-		return []block{{Type: "text", Text: jsonString(m.Content)}}, true
+		return []block{{Type: "text", Text: jsonx.String(m.Content)}}, true
 	case 0, 'n':
 		return nil, true
 	}
@@ -174,10 +175,10 @@ func summaryText(raw json.RawMessage) string {
 	var s struct {
 		Summary string `json:"summary"`
 	}
-	if firstByte(raw) == '{' && json.Unmarshal(raw, &s) == nil && s.Summary != "" {
+	if jsonx.FirstByte(raw) == '{' && json.Unmarshal(raw, &s) == nil && s.Summary != "" {
 		return s.Summary
 	}
-	return jsonString(raw)
+	return jsonx.String(raw)
 }
 
 // result returns the problems of a file that yields no session.

@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"ctx/core"
+	"ctx/sources/jsonx"
 )
 
 // ProviderAmp is the provider id.
@@ -111,7 +112,7 @@ func ParseBytes(data []byte, f core.SourceFile) core.ParseResult {
 	case !json.Valid(data):
 		b.problem(core.ProblemInvalidJSON, 0)
 		return b.result()
-	case firstByte(data) != '{':
+	case jsonx.FirstByte(data) != '{':
 		b.problem(core.ProblemInvalidRecord, 0)
 		return b.result()
 	case err != nil:

@@ -1,7 +1,6 @@
 package amp
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/url"
 	"strings"
@@ -146,55 +145,6 @@ func (t *thread) ledgerTimes() map[int]time.Time {
 		}
 	}
 	return out
-}
-
-func firstByte(b []byte) byte {
-	b = bytes.TrimLeft(b, " \t\r\n")
-	if len(b) == 0 {
-		return 0
-	}
-	return b[0]
-}
-
-// jsonString decodes a JSON string value; other values are returned as
-// their JSON text.
-func jsonString(raw json.RawMessage) string {
-	if firstByte(raw) != '"' {
-		return string(bytes.TrimSpace(raw))
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return string(bytes.TrimSpace(raw))
-	}
-	return s
-}
-
-// renderArgs renders a JSON object as "key: value" lines in written order,
-// strings unquoted; anything else is returned as is.
-func renderArgs(args json.RawMessage) string {
-	if firstByte(args) != '{' {
-		return jsonString(args)
-	}
-	dec := json.NewDecoder(bytes.NewReader(args))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return string(args)
-	}
-	var b strings.Builder
-	for dec.More() {
-		k, err := dec.Token()
-		key, isKey := k.(string)
-		var v json.RawMessage
-		if err != nil || !isKey || dec.Decode(&v) != nil {
-			return string(args)
-		}
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(key)
-		b.WriteString(": ")
-		b.WriteString(jsonString(v))
-	}
-	return b.String()
 }
 
 // maxOther bounds the text of bookkeeping (other) events.

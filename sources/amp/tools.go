@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"ctx/core"
+	"ctx/sources/jsonx"
 )
 
 // toolInput is the part of a tool_use input the parser reads.
@@ -41,11 +42,11 @@ func (b *builder) toolUse(key string, bl *block, model string) {
 		key = c.id
 	}
 	var in toolInput
-	if firstByte(bl.Input) == '{' {
+	if jsonx.FirstByte(bl.Input) == '{' {
 		_ = json.Unmarshal(bl.Input, &in) // fields of other types stay empty
 	}
 	e := core.Event{Role: core.RoleAssistant, Type: core.TypeToolCall, Tool: bl.Name, CallID: bl.ID,
-		Text: renderArgs(bl.Input), Model: model, Key: key}
+		Text: jsonx.RenderArgs(bl.Input), Model: model, Key: key}
 	switch name := bl.Name; {
 	case name == "Bash":
 		c.command = first(in.Cmd, in.Command)
@@ -127,10 +128,10 @@ func runText(r *run) (text string, exit *int) {
 		var e struct {
 			Message string `json:"message"`
 		}
-		if firstByte(r.Error) == '{' && json.Unmarshal(r.Error, &e) == nil && e.Message != "" {
+		if jsonx.FirstByte(r.Error) == '{' && json.Unmarshal(r.Error, &e) == nil && e.Message != "" {
 			return e.Message, nil
 		}
-		return jsonString(r.Error), nil
+		return jsonx.String(r.Error), nil
 	}
 	if len(r.Progress) > 0 && string(r.Progress) != "null" {
 		text, _ = valueText(r.Progress)
@@ -141,7 +142,7 @@ func runText(r *run) (text string, exit *int) {
 
 // valueText renders a result value.
 func valueText(raw json.RawMessage) (string, *int) {
-	switch firstByte(raw) {
+	switch jsonx.FirstByte(raw) {
 	case '[':
 		var items []json.RawMessage
 		if json.Unmarshal(raw, &items) != nil {
@@ -164,16 +165,16 @@ func valueText(raw json.RawMessage) (string, *int) {
 		}
 		switch {
 		case o.Output != nil:
-			return jsonString(*o.Output), o.ExitCode
+			return jsonx.String(*o.Output), o.ExitCode
 		case o.Diff != nil:
 			return *o.Diff, o.ExitCode
-		case firstByte(o.Content) == '[':
+		case jsonx.FirstByte(o.Content) == '[':
 			text, _ := valueText(o.Content)
 			return text, o.ExitCode
 		}
 		return string(raw), o.ExitCode
 	}
-	return jsonString(raw), nil
+	return jsonx.String(raw), nil
 }
 
 // itemText renders an element of a result array: a string or a text block.
@@ -182,10 +183,10 @@ func itemText(raw json.RawMessage) string {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}
-	if firstByte(raw) == '{' && json.Unmarshal(raw, &tb) == nil && tb.Type == "text" {
+	if jsonx.FirstByte(raw) == '{' && json.Unmarshal(raw, &tb) == nil && tb.Type == "text" {
 		return tb.Text
 	}
-	return jsonString(raw)
+	return jsonx.String(raw)
 }
 
 func activity(c *call, args, result string) *core.Activity {

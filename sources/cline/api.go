@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"ctx/core"
+	"ctx/sources/jsonx"
 )
 
 // parseAPI builds the session from api_conversation_history.json, with the
@@ -47,7 +48,7 @@ func msgKey(i int, ts int64) string {
 func (b *builder) message(i int, raw json.RawMessage, x *uiExtras) {
 	var m apiMessage
 	err := json.Unmarshal(raw, &m)
-	if firstByte(raw) != '{' || (err != nil && m.Role == "") {
+	if jsonx.FirstByte(raw) != '{' || (err != nil && m.Role == "") {
 		b.problem(core.ProblemInvalidRecord)
 		x.flush(b, i, false)
 		return
@@ -215,8 +216,8 @@ func (b *builder) assistantText(key, text, model string) {
 // resultText renders a tool_result content: a string, or the texts of its
 // blocks.
 func resultText(raw json.RawMessage) string {
-	if firstByte(raw) != '[' {
-		return jsonString(raw)
+	if jsonx.FirstByte(raw) != '[' {
+		return jsonx.String(raw)
 	}
 	var bs []block
 	if json.Unmarshal(raw, &bs) != nil {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"ctx/sources/jsonx"
 )
 
 // modelInfo is the model stamp of an API message or UI row (Cline 3.x+).
@@ -45,9 +47,9 @@ type block struct {
 // blocks returns the message content as blocks: a string content is one
 // text block. ok is false when the content has an unexpected shape.
 func (m *apiMessage) blocks() (bs []block, ok bool) {
-	switch firstByte(m.Content) {
+	switch jsonx.FirstByte(m.Content) {
 	case '"':
-		return []block{{Type: "text", Text: jsonString(m.Content)}}, true
+		return []block{{Type: "text", Text: jsonx.String(m.Content)}}, true
 	case '[':
 		// A block of an unexpected shape fails only itself: decoding goes
 		// on, and blocks without a type are dropped.
@@ -130,32 +132,11 @@ type taskMetadata struct {
 	} `json:"model_usage"`
 }
 
-func firstByte(b []byte) byte {
-	b = bytes.TrimLeft(b, " \t\r\n")
-	if len(b) == 0 {
-		return 0
-	}
-	return b[0]
-}
-
-// jsonString decodes a JSON string value; other values are returned as
-// their JSON text.
-func jsonString(raw json.RawMessage) string {
-	if firstByte(raw) != '"' {
-		return string(bytes.TrimSpace(raw))
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return string(bytes.TrimSpace(raw))
-	}
-	return s
-}
-
 // renderArgs renders a JSON object as "key: value" lines in written order,
 // strings unquoted; anything else is returned as is.
 func renderArgs(args json.RawMessage) string {
-	if firstByte(args) != '{' {
-		return jsonString(args)
+	if jsonx.FirstByte(args) != '{' {
+		return jsonx.String(args)
 	}
 	dec := json.NewDecoder(bytes.NewReader(args))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
@@ -174,7 +155,7 @@ func renderArgs(args json.RawMessage) string {
 		}
 		b.WriteString(key)
 		b.WriteString(": ")
-		b.WriteString(jsonString(v))
+		b.WriteString(jsonx.String(v))
 	}
 	return b.String()
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"ctx/core"
+	"ctx/sources/jsonx"
 )
 
 // callKind says how a call's result is normalized.
@@ -99,7 +100,7 @@ func (b *builder) decodeObject(data []byte, path string, v any) {
 		b.torn = true
 		return
 	}
-	if firstByte(data) != '{' || json.Unmarshal(data, v) != nil {
+	if jsonx.FirstByte(data) != '{' || json.Unmarshal(data, v) != nil {
 		b.fileProblem(core.ProblemInvalidRecord, path)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"ctx/core"
+	"ctx/sources/jsonx"
 )
 
 // toolArgs are the tool inputs the parser reads, decoded from a tool_use
@@ -39,7 +40,7 @@ var summaryTools = map[string]bool{"summarize_task": true, "condense": true}
 func (b *builder) toolUse(key string, bl *block, model string) {
 	id := first(bl.ID, bl.CallID)
 	var a toolArgs
-	if firstByte(bl.Input) == '{' {
+	if jsonx.FirstByte(bl.Input) == '{' {
 		_ = json.Unmarshal(bl.Input, &a) // fields of other types stay empty
 	}
 	c := &call{key: first(id, key), id: id, name: bl.Name}
@@ -72,7 +73,7 @@ func (b *builder) toolCall(c *call, a *toolArgs, text, model string) {
 		e.Type, e.Command, e.Text = core.TypeCommandStart, a.Command, a.Command
 	case c.name == "use_mcp_tool":
 		c.kind, c.server, c.tool = callMCP, a.ServerName, a.ToolName
-		e.Activity = activity(c, capture(jsonString(a.Arguments)), core.CapturePending)
+		e.Activity = activity(c, capture(jsonx.String(a.Arguments)), core.CapturePending)
 	case summaryTools[c.name] && a.Context != "":
 		e.Type, e.Role, e.Native, e.Text = core.TypeSummary, core.RoleAssistant, c.name, a.Context
 	default:
@@ -129,12 +130,12 @@ func readPaths(a *toolArgs) []core.FileTouch {
 	var files []struct {
 		Path string `json:"path"`
 	}
-	if firstByte(a.Files) == '[' && json.Unmarshal(a.Files, &files) == nil {
+	if jsonx.FirstByte(a.Files) == '[' && json.Unmarshal(a.Files, &files) == nil {
 		for _, f := range files {
 			paths = append(paths, f.Path)
 		}
 	}
-	paths = append(paths, xmlValues(jsonString(a.Args), "path")...)
+	paths = append(paths, xmlValues(jsonx.String(a.Args), "path")...)
 	var out []core.FileTouch
 	for _, p := range paths {
 		if p != "" {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"ctx/core"
+	"ctx/sources/jsonx"
 )
 
 // parseUIOnly builds the session of a task without API history from its
@@ -38,7 +39,7 @@ func (b *builder) parseUIOnly(t Task) {
 func (b *builder) decodeRow(raw json.RawMessage) (*uiRow, bool) {
 	var r uiRow
 	err := json.Unmarshal(raw, &r)
-	if firstByte(raw) != '{' || (err != nil && r.Type == "") {
+	if jsonx.FirstByte(raw) != '{' || (err != nil && r.Type == "") {
 		b.problem(core.ProblemInvalidRecord)
 		return nil, false
 	}
@@ -84,7 +85,7 @@ func (b *builder) uiEvent(r *uiRow) {
 // {question|response, options}.
 func (b *builder) uiAnswer(key string, r *uiRow, kind uiKind) {
 	text := r.Text
-	if kind == uiQuestion && firstByte([]byte(text)) == '{' {
+	if kind == uiQuestion && jsonx.FirstByte([]byte(text)) == '{' {
 		var q struct {
 			Question string `json:"question"`
 			Response string `json:"response"`

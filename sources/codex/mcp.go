@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"ctx/core"
+	"ctx/sources/jsonx"
 )
 
 // mcpDelimiter joins server and tool in Codex's qualified MCP tool names
@@ -66,7 +67,7 @@ func (p *parser) mcpOutput(callID string, ci callInfo, text string, isErr bool) 
 // mcpText renders an MCP result: the texts of a JSON content array, else
 // the output as written.
 func mcpText(s string) string {
-	if firstByte([]byte(s)) != '[' {
+	if jsonx.FirstByte([]byte(s)) != '[' {
 		return s
 	}
 	var ps parts
@@ -131,7 +132,7 @@ func mcpResult(raw json.RawMessage) (string, bool) {
 // renderArgs renders a JSON object of arguments as "key: value" lines in
 // their written order, strings unquoted; anything else is returned as is.
 func renderArgs(args string) string {
-	if firstByte([]byte(args)) != '{' {
+	if jsonx.FirstByte([]byte(args)) != '{' {
 		return args
 	}
 	dec := json.NewDecoder(strings.NewReader(args))

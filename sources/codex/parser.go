@@ -10,6 +10,7 @@ import (
 
 	"ctx/core"
 	"ctx/sources/jsonl"
+	"ctx/sources/jsonx"
 )
 
 // callKind says how a call's output is normalized.
@@ -69,7 +70,7 @@ func newParser(f core.SourceFile) *parser {
 // line handles one good JSON line.
 func (p *parser) line(l jsonl.Line) error {
 	p.lineNo = l.No
-	if firstByte(l.Data) != '{' {
+	if jsonx.FirstByte(l.Data) != '{' {
 		p.problem(core.ProblemInvalidRecord)
 		return nil
 	}
@@ -183,7 +184,7 @@ func (p *parser) sessionMeta(it *item) {
 // subagent reads source:{"subagent":{"thread_spawn":{"parent_thread_id":…}}}
 // or source:{"subagent":"review"}.
 func (p *parser) subagent(raw json.RawMessage) {
-	if firstByte(raw) != '{' {
+	if jsonx.FirstByte(raw) != '{' {
 		return
 	}
 	var src struct {
@@ -192,7 +193,7 @@ func (p *parser) subagent(raw json.RawMessage) {
 	if json.Unmarshal(raw, &src) != nil {
 		return
 	}
-	if firstByte(src.Subagent) == '"' {
+	if jsonx.FirstByte(src.Subagent) == '"' {
 		p.ps.Session.AgentType = jsonString(src.Subagent)
 		return
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
+
+	"ctx/sources/jsonx"
 )
 
 // record is one line of a rollout. Envelope lines fill Timestamp, Type and
@@ -96,7 +98,7 @@ type part struct {
 type parts []part
 
 func (p *parts) UnmarshalJSON(b []byte) error {
-	switch firstByte(b) {
+	switch jsonx.FirstByte(b) {
 	case '[':
 		var ps []part
 		if json.Unmarshal(b, &ps) == nil {
@@ -144,7 +146,7 @@ type output struct {
 }
 
 func (o *output) UnmarshalJSON(b []byte) error {
-	switch firstByte(b) {
+	switch jsonx.FirstByte(b) {
 	case '"':
 		o.Text = unquote(b)
 	case '[':
@@ -166,18 +168,10 @@ func (o *output) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func firstByte(b []byte) byte {
-	b = bytes.TrimLeft(b, " \t\r\n")
-	if len(b) == 0 {
-		return 0
-	}
-	return b[0]
-}
-
 // jsonString decodes a JSON string value; other values are returned as
 // their JSON text.
 func jsonString(raw json.RawMessage) string {
-	if firstByte(raw) != '"' {
+	if jsonx.FirstByte(raw) != '"' {
 		return string(bytes.TrimSpace(raw))
 	}
 	return unquote(raw)

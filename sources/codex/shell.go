@@ -5,6 +5,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"ctx/sources/jsonx"
 )
 
 // shellCommand reads the command of a shell tool call from its arguments:
@@ -22,7 +24,7 @@ func shellCommand(args string) (cmd, patch string) {
 	switch {
 	case a.Cmd != "":
 		cmd = a.Cmd
-	case firstByte(a.Command) == '[':
+	case jsonx.FirstByte(a.Command) == '[':
 		var argv []string
 		_ = json.Unmarshal(a.Command, &argv)
 		if len(argv) >= 2 && isPatchTool(argv[0]) {
@@ -167,7 +169,7 @@ func atoi(s string) *int {
 // jsonOutput reads the 0.3x output form, a JSON object string
 // {"output":"…","metadata":{"exit_code":N,…}}.
 func jsonOutput(s string) (text string, exit *int, ok bool) {
-	if firstByte([]byte(s)) != '{' {
+	if jsonx.FirstByte([]byte(s)) != '{' {
 		return "", nil, false
 	}
 	var o struct {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"ctx/core"
+	"ctx/sources/jsonx"
 )
 
 // fileDisplay is the resultDisplay of an edit or write: the absolute path
@@ -37,7 +38,7 @@ func fileTouches(c *call) []core.FileTouch {
 		return nil
 	}
 	var disp fileDisplay
-	if firstByte(c.tc.ResultDisplay) == '{' {
+	if jsonx.FirstByte(c.tc.ResultDisplay) == '{' {
 		_ = json.Unmarshal(c.tc.ResultDisplay, &disp)
 	}
 	if !isAbs(path) && isAbs(disp.FilePath) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"ctx/core"
+	"ctx/sources/jsonx"
 )
 
 // parseDocument reads a legacy whole-file chat. Gemini CLI rewrites the
@@ -20,7 +21,7 @@ func (b *builder) parseDocument(data []byte) {
 		b.problemAt(core.ProblemInvalidJSON, 0)
 		return
 	}
-	if firstByte(data) != '{' {
+	if jsonx.FirstByte(data) != '{' {
 		b.invalid = true
 		b.problemAt(core.ProblemInvalidRecord, 0)
 		return

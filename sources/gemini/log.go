@@ -9,6 +9,7 @@ import (
 
 	"ctx/core"
 	"ctx/sources/jsonl"
+	"ctx/sources/jsonx"
 )
 
 // parseLog reads a JSONL chat log into the builder.
@@ -25,7 +26,7 @@ func (b *builder) parseLog(r io.Reader) error {
 
 // line handles one good JSON line.
 func (b *builder) line(l jsonl.Line) error {
-	if firstByte(l.Data) != '{' {
+	if jsonx.FirstByte(l.Data) != '{' {
 		b.problemAt(core.ProblemInvalidRecord, l.No)
 		return nil
 	}
@@ -59,7 +60,7 @@ func (b *builder) line(l jsonl.Line) error {
 // changes nothing: Gemini itself would clear the whole conversation, which
 // would lose every earlier message.
 func (b *builder) rewind(raw json.RawMessage, line int) {
-	if firstByte(raw) != '"' {
+	if jsonx.FirstByte(raw) != '"' {
 		b.problemAt(core.ProblemInvalidRecord, line)
 		return
 	}
@@ -79,7 +80,7 @@ func (b *builder) rewind(raw json.RawMessage, line int) {
 
 // set applies a $set patch: metadata fields, and a messages checkpoint.
 func (b *builder) set(raw json.RawMessage, line int) {
-	if firstByte(raw) != '{' {
+	if jsonx.FirstByte(raw) != '{' {
 		b.problemAt(core.ProblemInvalidRecord, line)
 		return
 	}
@@ -141,7 +142,7 @@ func (b *builder) messages(raw json.RawMessage, line int) {
 // array.
 func (b *builder) messageArray(raw json.RawMessage, line int) ([]message, bool) {
 	var items []json.RawMessage
-	if firstByte(raw) != '[' || json.Unmarshal(raw, &items) != nil {
+	if jsonx.FirstByte(raw) != '[' || json.Unmarshal(raw, &items) != nil {
 		b.problemAt(core.ProblemInvalidRecord, line)
 		return nil, false
 	}

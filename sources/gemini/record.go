@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
+
+	"ctx/sources/jsonx"
 )
 
 // meta is the session metadata: the first line of a JSONL log, the fields
@@ -103,7 +105,7 @@ type media struct {
 // decodeParts reads a PartListUnion: a string, one part, or an array of
 // strings and parts. Elements that are neither are skipped.
 func decodeParts(raw json.RawMessage) []part {
-	switch firstByte(raw) {
+	switch jsonx.FirstByte(raw) {
 	case '"':
 		s := jsonString(raw)
 		return []part{{Text: &s}}
@@ -118,7 +120,7 @@ func decodeParts(raw json.RawMessage) []part {
 		}
 		out := make([]part, 0, len(items))
 		for _, it := range items {
-			if c := firstByte(it); c == '"' || c == '{' {
+			if c := jsonx.FirstByte(it); c == '"' || c == '{' {
 				out = append(out, decodeParts(it)...)
 			}
 		}
@@ -135,7 +137,7 @@ func decodeMessages(items []json.RawMessage) ([]message, int) {
 	bad := 0
 	for _, it := range items {
 		var m message
-		if firstByte(it) != '{' {
+		if jsonx.FirstByte(it) != '{' {
 			bad++
 			continue
 		}
@@ -150,18 +152,10 @@ func decodeMessages(items []json.RawMessage) ([]message, int) {
 	return out, bad
 }
 
-func firstByte(b []byte) byte {
-	b = bytes.TrimLeft(b, " \t\r\n")
-	if len(b) == 0 {
-		return 0
-	}
-	return b[0]
-}
-
 // jsonString decodes a JSON string value; other values are returned as
 // their compact JSON text, and null as "".
 func jsonString(raw json.RawMessage) string {
-	switch firstByte(raw) {
+	switch jsonx.FirstByte(raw) {
 	case 0:
 		return ""
 	case '"':

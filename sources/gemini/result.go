@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"ctx/sources/jsonx"
 )
 
 // result is what ctx reads of a tool call's result parts.
@@ -17,7 +19,7 @@ type result struct {
 // functionResponse part): response outputs and errors, text parts and media
 // markers, one per line.
 func readResult(raw json.RawMessage) result {
-	if c := firstByte(raw); c == 0 || c == 'n' {
+	if c := jsonx.FirstByte(raw); c == 0 || c == 'n' {
 		return result{}
 	}
 	r := result{present: true}
@@ -40,7 +42,7 @@ func readResult(raw json.RawMessage) result {
 // responseText renders a functionResponse.response: {"output": …} or
 // {"error": …}, else the response as JSON ("" for an empty object).
 func responseText(raw json.RawMessage) (string, bool) {
-	if firstByte(raw) != '{' {
+	if jsonx.FirstByte(raw) != '{' {
 		return jsonString(raw), false
 	}
 	var r struct {
@@ -117,7 +119,7 @@ func trailer(line string) (key, value string, ok bool) {
 // strings unquoted and other values as compact JSON; the tool name when
 // there are none.
 func argsText(name string, raw json.RawMessage) string {
-	if firstByte(raw) != '{' {
+	if jsonx.FirstByte(raw) != '{' {
 		if s := jsonString(raw); s != "" {
 			return s
 		}

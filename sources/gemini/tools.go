@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"ctx/core"
+	"ctx/sources/jsonx"
 )
 
 // Tool names Gemini CLI has used for shell runs and file edits.
@@ -59,7 +60,7 @@ func (b *builder) toolCall(m *message, i int, ts time.Time) {
 	if c.outTS.IsZero() {
 		c.outTS = ts
 	}
-	if firstByte(tc.Args) == '{' {
+	if jsonx.FirstByte(tc.Args) == '{' {
 		_ = json.Unmarshal(tc.Args, &c.args) // a field of another type stays empty
 	}
 	c.done = c.result.present || finalStatus(tc.Status)

@@ -1,0 +1,59 @@
+// Package jsonx holds the small JSON helpers the providers share for
+// rendering tool arguments and values as readable text.
+package jsonx
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
+
+// FirstByte returns the first non-space byte of b (0 when there is none).
+func FirstByte(b []byte) byte {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	if len(b) == 0 {
+		return 0
+	}
+	return b[0]
+}
+
+// String decodes a JSON string value; other values are returned as
+// their JSON text.
+func String(raw json.RawMessage) string {
+	if FirstByte(raw) != '"' {
+		return string(bytes.TrimSpace(raw))
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return string(bytes.TrimSpace(raw))
+	}
+	return s
+}
+
+// RenderArgs renders a JSON object as "key: value" lines in written order,
+// strings unquoted; anything else is returned as is.
+func RenderArgs(args json.RawMessage) string {
+	if FirstByte(args) != '{' {
+		return String(args)
+	}
+	dec := json.NewDecoder(bytes.NewReader(args))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return string(args)
+	}
+	var b strings.Builder
+	for dec.More() {
+		k, err := dec.Token()
+		key, isKey := k.(string)
+		var v json.RawMessage
+		if err != nil || !isKey || dec.Decode(&v) != nil {
+			return string(args)
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(key)
+		b.WriteString(": ")
+		b.WriteString(String(v))
+	}
+	return b.String()
+}
