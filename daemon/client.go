@@ -135,3 +135,23 @@ func Running(home string) int {
 	}
 	return LockedPID(home)
 }
+
+// Info is the daemon part of the status read model (ctx status --format
+// json and the MCP status tool).
+type Info struct {
+	Running        bool    `json:"running"`
+	PID            int     `json:"pid,omitempty"`
+	LastGeneration uint64  `json:"last_generation,omitempty"`
+	LagSeconds     float64 `json:"lag_seconds"`
+	Watching       int     `json:"watching,omitempty"`
+}
+
+// State asks the store's daemon for its status; a daemon that does not
+// answer is reported as not running.
+func State(home string) Info {
+	r, err := Status(home)
+	if err != nil {
+		return Info{}
+	}
+	return Info{Running: true, PID: r.PID, LastGeneration: r.LastGeneration, LagSeconds: r.LagSeconds, Watching: r.Watching}
+}

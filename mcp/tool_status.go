@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 
+	"ctx/daemon"
 	"ctx/query"
 	"ctx/refs"
 )
@@ -20,7 +21,8 @@ type statusInput struct{}
 // plus the compact local usage report.
 type StatusOutput struct {
 	*query.Status
-	LocalUsage LocalUsage `json:"local_usage" jsonschema:"Compact local usage accounting: enablement, state and versions only."`
+	Daemon     daemon.Info `json:"daemon" jsonschema:"Whether the store's daemon runs, its pid, last generation and lag."`
+	LocalUsage LocalUsage  `json:"local_usage" jsonschema:"Compact local usage accounting: enablement, state and versions only."`
 }
 
 func statusTool() toolDef {
@@ -35,7 +37,7 @@ func runStatus(_ context.Context, s *Server, _ *statusInput) (*reply, error) {
 			return nil, err
 		}
 	}
-	out := &StatusOutput{Status: st, LocalUsage: s.usage.Report()}
+	out := &StatusOutput{Status: st, Daemon: daemon.State(s.cfg.CtxHome), LocalUsage: s.usage.Report()}
 	return respond(out, renderStatus(out))
 }
 

@@ -23,7 +23,7 @@ func newStatusCmd(env *Env, f *format) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			d := daemonState(env.CtxHome())
+			d := daemon.State(env.CtxHome())
 			if f.json() {
 				return writeJSON(env.Stdout, statusOutput{Status: st, Daemon: d})
 			}
@@ -40,26 +40,10 @@ func newStatusCmd(env *Env, f *format) *cobra.Command {
 }
 
 // statusOutput is ctx status --format json: the status read model plus the
-// daemon's state.
+// daemon's state, the same as the MCP status tool's.
 type statusOutput struct {
 	*query.Status
-	Daemon daemonInfo `json:"daemon"`
-}
-
-type daemonInfo struct {
-	Running        bool    `json:"running"`
-	PID            int     `json:"pid,omitempty"`
-	LastGeneration uint64  `json:"last_generation,omitempty"`
-	LagSeconds     float64 `json:"lag_seconds"`
-	Watching       int     `json:"watching,omitempty"`
-}
-
-func daemonState(home string) daemonInfo {
-	r, err := daemon.Status(home)
-	if err != nil {
-		return daemonInfo{}
-	}
-	return daemonInfo{Running: true, PID: r.PID, LastGeneration: r.LastGeneration, LagSeconds: r.LagSeconds, Watching: r.Watching}
+	Daemon daemon.Info `json:"daemon"`
 }
 
 func printStatus(env *Env, st *query.Status) {
