@@ -225,16 +225,6 @@ func TestTextHelpers(t *testing.T) {
 	}
 }
 
-func TestPatchFiles(t *testing.T) {
-	patch := "*** Begin Patch\n*** Add File: new.txt\n+one\n+two\n*** Update File: old.go\n*** Move to: moved.go\n@@\n-a\n+b\n*** Delete File: gone.txt\n*** End Patch\n"
-	want := []core.FileTouch{{Path: "new.txt", Op: core.OpCreate, NewText: "one\ntwo\n"},
-		{Path: "old.go", Op: core.OpPatch, Patch: "@@\n-a\n+b\n", MovedTo: "moved.go"},
-		{Path: "gone.txt", Op: core.OpDelete}}
-	if got := patchFiles(patch); !reflect.DeepEqual(got, want) {
-		t.Errorf("patch files\n got %+v\nwant %+v", got, want)
-	}
-}
-
 func TestSegments(t *testing.T) {
 	segs := segments("Intro <b>bold</b>\n<read_file>\n<path>a.go</path>\n</read_file>\n<write_to_file><path>x.html</path><content><p>hi</p></content></write_to_file> tail <read_file>unclosed")
 	if len(segs) != 4 || segs[1].kind != segTool || segs[1].name != "read_file" || segs[2].params[1].value != "<p>hi</p>" ||

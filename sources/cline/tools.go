@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"ctx/core"
+	"ctx/sources/applypatch"
 	"ctx/sources/jsonx"
 )
 
@@ -107,7 +108,7 @@ func toolFiles(name string, a *toolArgs) []core.FileTouch {
 	case "edit_file":
 		return touch(p, core.FileTouch{Op: core.OpEdit, NewText: a.CodeEdit})
 	case "apply_patch":
-		return patchFiles(first(a.Input, a.Diff))
+		return applypatch.Parse(first(a.Input, a.Diff), nil)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"ctx/core"
+	"ctx/sources/applypatch"
 )
 
 // shellTools are the function names of Codex's shell tools across versions.
@@ -86,7 +87,7 @@ func (p *parser) toolCall(callID, name, text string, kind callKind) int {
 
 func (p *parser) patchCall(it *item, patch string) {
 	idx := p.toolCall(it.CallID, "apply_patch", patch, callPatch)
-	p.ps.Events[idx].Files = parsePatch(patch)
+	p.ps.Events[idx].Files = applypatch.Parse(patch, nil)
 }
 
 // callOutput normalizes a function or custom tool call output by the kind

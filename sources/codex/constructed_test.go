@@ -162,7 +162,7 @@ func TestPatchForms(t *testing.T) {
 	}
 	want := []core.FileTouch{
 		{Path: "old.txt", Op: "delete"},
-		{Path: "a.go", Op: "patch", MovedTo: "b.go", Patch: "@@\n-x\n+y"},
+		{Path: "a.go", Op: "move", MovedTo: "b.go", Patch: "@@\n-x\n+y"},
 		{Path: "c.go", Op: "create", Patch: "+package c\n+", NewText: "package c\n\n"},
 	}
 	if !reflect.DeepEqual(files, want) {

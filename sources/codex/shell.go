@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ctx/sources/applypatch"
 	"ctx/sources/jsonx"
 )
 
@@ -35,7 +36,7 @@ func shellCommand(args string) (cmd, patch string) {
 		cmd = jsonString(a.Command)
 	}
 	if isPatchScript(cmd) {
-		return "", extractPatch(cmd)
+		return "", applypatch.Extract(cmd)
 	}
 	return cmd, ""
 }
@@ -46,7 +47,7 @@ func isPatchTool(s string) bool { return s == "apply_patch" || s == "applypatch"
 func isPatchScript(s string) bool {
 	t := strings.TrimSpace(s)
 	return (strings.HasPrefix(t, "apply_patch") || strings.HasPrefix(t, "applypatch")) &&
-		strings.Contains(t, patchBegin)
+		applypatch.Extract(t) != ""
 }
 
 // patchFromArgs reads the patch of an apply_patch function call

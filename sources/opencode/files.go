@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"ctx/core"
+	"ctx/sources/applypatch"
 )
 
 // fileInput is the union of the file tools' arguments.
@@ -76,7 +77,7 @@ func touches(tool string, rawIn, rawMeta json.RawMessage, cwd string) []core.Fil
 	if t := metaPatchFiles(&meta, cwd); len(t) > 0 {
 		return t
 	}
-	return parsePatch(in.PatchText, cwd)
+	return applypatch.Parse(in.PatchText, func(p string) string { return resolve(p, cwd) })
 }
 
 func one(p string, t core.FileTouch) []core.FileTouch {
@@ -124,70 +125,4 @@ func metaPatchFiles(meta *fileMeta, cwd string) []core.FileTouch {
 		out = append(out, one(resolve(f.FilePath, cwd), t)...)
 	}
 	return out
-}
-
-// Markers of the apply_patch envelope.
-const (
-	patchAdd    = "*** Add File: "
-	patchUpdate = "*** Update File: "
-	patchDelete = "*** Delete File: "
-	patchMove   = "*** Move to: "
-	patchEnd    = "*** End Patch"
-)
-
-// parsePatch splits an apply_patch text ("*** Begin Patch" … "*** End
-// Patch") into one touch per file with that file's hunk lines; an added
-// file's content is its "+" lines.
-func parsePatch(text, cwd string) []core.FileTouch {
-	var out []core.FileTouch
-	var cur *core.FileTouch
-	var body []string
-	flush := func() {
-		if cur == nil {
-			return
-		}
-		cur.Patch = strings.Join(body, "\n")
-		if cur.Op == core.OpCreate {
-			cur.NewText = addedText(body)
-		}
-		out = append(out, *cur)
-		cur, body = nil, nil
-	}
-	start := func(p, op string) {
-		flush()
-		cur = &core.FileTouch{Path: resolve(p, cwd), Op: op}
-		if cur.Path == "" {
-			cur = nil
-		}
-	}
-	for _, ln := range strings.Split(text, "\n") {
-		ln = strings.TrimSuffix(ln, "\r")
-		switch {
-		case strings.HasPrefix(ln, patchAdd):
-			start(ln[len(patchAdd):], core.OpCreate)
-		case strings.HasPrefix(ln, patchUpdate):
-			start(ln[len(patchUpdate):], core.OpPatch)
-		case strings.HasPrefix(ln, patchDelete):
-			start(ln[len(patchDelete):], core.OpDelete)
-		case strings.HasPrefix(ln, patchMove) && cur != nil:
-			cur.Op, cur.MovedTo = core.OpMove, resolve(ln[len(patchMove):], cwd)
-		case strings.HasPrefix(ln, patchEnd):
-			flush()
-		case cur != nil:
-			body = append(body, ln)
-		}
-	}
-	flush()
-	return out
-}
-
-func addedText(body []string) string {
-	var b strings.Builder
-	for _, ln := range body {
-		if rest, ok := strings.CutPrefix(ln, "+"); ok {
-			b.WriteString(rest)
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
 }
