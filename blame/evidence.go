@@ -68,6 +68,9 @@ func (c *collector) row(row *query.EventRow) {
 	touched := inside
 	for _, f := range row.Files {
 		lines := writtenLines(&f)
+		if f.MovedTo != "" {
+			f.Path = f.MovedTo // a moved file's lines live under its new name
+		}
 		if f.Path == "" || (!inside && !isAbs(f.Path)) {
 			continue
 		}
@@ -124,14 +127,17 @@ func (c *collector) add(row *query.EventRow, rel string, lines []string) {
 	}
 }
 
-// writtenLines returns the trimmed lines a file touch wrote: a write's
-// content, an edit's new text less the lines its old text already had
-// (context an edit repeats is not written by it), a patch's added lines.
+// writtenLines returns the trimmed lines a file touch wrote: a write's or
+// create's content, an edit's new text less the lines its old text already
+// had (context an edit repeats is not written by it), a patch's added lines.
+// A create that also carries its patch counts its lines once.
 func writtenLines(f *core.FileTouch) []string {
 	var out []string
 	switch f.Op {
 	case core.OpWrite, core.OpCreate:
-		out = splitTrim(f.NewText)
+		if f.NewText != "" {
+			return splitTrim(f.NewText)
+		}
 	case core.OpEdit:
 		old := map[string]int{}
 		for _, l := range splitTrim(f.OldText) {

@@ -118,3 +118,18 @@ func TestSessionActiveNoMatch(t *testing.T) {
 		t.Fatalf("note %+v", n)
 	}
 }
+
+func TestWrittenLinesCountsEachLineOnce(t *testing.T) {
+	create := core.FileTouch{Path: "a.go", Op: core.OpCreate, NewText: "x := 1\ny := 2\n", Patch: "+x := 1\n+y := 2"}
+	if got := writtenLines(&create); len(got) != 2 {
+		t.Fatalf("a create with its patch counted %d lines, want 2: %q", len(got), got)
+	}
+	patch := core.FileTouch{Path: "a.go", Op: core.OpMove, MovedTo: "b.go", Patch: "@@\n-x\n+y\n context"}
+	if got := writtenLines(&patch); len(got) != 1 || got[0] != "y" {
+		t.Fatalf("patch lines %q", got)
+	}
+	createFromPatch := core.FileTouch{Path: "c.go", Op: core.OpCreate, Patch: "+only"}
+	if got := writtenLines(&createFromPatch); len(got) != 1 {
+		t.Fatalf("a create without content did not use its patch: %q", got)
+	}
+}
