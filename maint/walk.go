@@ -20,31 +20,13 @@ func reach(s *objects.Store, gen objects.ID, seen map[objects.ID]bool, bad func(
 	if err != nil {
 		return report(gen, err, bad)
 	}
-	for _, id := range []objects.ID{g.Cursors} {
-		if !seen[id] {
-			seen[id] = true
-			if _, err := s.Get(id); err != nil {
-				if err := report(id, err, bad); err != nil {
-					return err
-				}
-			}
+	for _, id := range g.Reachable() {
+		if id == g.Tree || seen[id] {
+			continue // the tree is walked below, session by session
 		}
-	}
-	for _, sh := range g.Shards {
-		if sh.Chunks == nil || seen[*sh.Chunks] {
-			continue
-		}
-		seen[*sh.Chunks] = true
-		if _, err := s.Get(*sh.Chunks); err != nil {
-			if err := report(*sh.Chunks, err, bad); err != nil {
-				return err
-			}
-		}
-	}
-	if g.Tombstones != nil && !seen[*g.Tombstones] {
-		seen[*g.Tombstones] = true
-		if _, err := s.Get(*g.Tombstones); err != nil {
-			if err := report(*g.Tombstones, err, bad); err != nil {
+		seen[id] = true
+		if _, err := s.Get(id); err != nil {
+			if err := report(id, err, bad); err != nil {
 				return err
 			}
 		}

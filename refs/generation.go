@@ -73,8 +73,10 @@ func Load(s objects.Getter, id objects.ID) (*Generation, error) {
 	return &g, nil
 }
 
-// Reachable returns the object ids a generation names directly (tree,
-// cursors, tombstones, parent); packages that know the tree format walk on.
+// Reachable returns the object ids a generation names directly: its tree,
+// cursors, tombstones and the chunk lists of its shards (not its parent,
+// which is a generation of its own). Packages that know the tree format
+// walk on from the tree.
 func (g *Generation) Reachable() []objects.ID {
 	ids := []objects.ID{g.Tree, g.Cursors}
 	if g.Tombstones != nil {
