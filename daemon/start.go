@@ -9,6 +9,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"ctx/core"
+	"ctx/sources"
 )
 
 // AutostartEnv turns autostart off when set to "off".
@@ -81,4 +84,17 @@ func WakeOrStart(home, exe string, wait time.Duration, autostart bool) (WakeResu
 		return res, serr
 	}
 	return res, ErrNotRunning
+}
+
+// WakeBeforeRead is what every reader (CLI search, the MCP server) sends
+// before reading: the bounded wake, with autostart allowed unless config
+// [daemon] enabled = false or CTX_DAEMON=off. Every failure is ignored: the
+// caller reads the committed generation either way.
+func WakeBeforeRead(home string, env core.Env, wait time.Duration) {
+	on := true
+	if cfg, err := sources.LoadConfig(env); err == nil {
+		on = cfg.DaemonEnabled()
+	}
+	exe, _ := os.Executable()
+	_, _ = WakeOrStart(home, exe, wait, Autostart(env.Get, on))
 }

@@ -11,7 +11,6 @@ import (
 	"ctx/daemon"
 	"ctx/ingest"
 	"ctx/query"
-	"ctx/sources"
 )
 
 // errNoStore is the answer when $CTX_HOME does not exist: the server never
@@ -41,16 +40,8 @@ func (s *Server) open() (*query.Reader, error) {
 	return query.Open(s.cfg.CtxHome)
 }
 
-// wake sends the bounded wake to the store's daemon; any failure is
-// ignored and the server reads the committed generation.
-func (s *Server) wake() {
-	on := true
-	if cfg, err := sources.LoadConfig(s.cfg.Source); err == nil {
-		on = cfg.DaemonEnabled()
-	}
-	exe, _ := os.Executable()
-	_, _ = daemon.WakeOrStart(s.cfg.CtxHome, exe, freshnessTimeout, daemon.Autostart(s.cfg.Source.Get, on))
-}
+// wake sends the bounded wake to the store's daemon (daemon.WakeBeforeRead).
+func (s *Server) wake() { daemon.WakeBeforeRead(s.cfg.CtxHome, s.cfg.Source, freshnessTimeout) }
 
 // freshnessTimeout bounds the startup check.
 const freshnessTimeout = time.Second

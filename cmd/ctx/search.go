@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -106,7 +105,7 @@ func runSearch(ctx context.Context, env *Env, f *format, opts *searchOptions, q 
 	if err != nil {
 		return err
 	}
-	wake(env)
+	daemon.WakeBeforeRead(env.CtxHome(), env.Source(), daemon.DefaultWakeWait)
 	r, err := query.Open(env.CtxHome())
 	if err != nil {
 		return err
@@ -121,19 +120,6 @@ func runSearch(ctx context.Context, env *Env, f *format, opts *searchOptions, q 
 	}
 	printSearch(env, res)
 	return nil
-}
-
-// wake asks the daemon to bring the store up to date, waiting at most
-// daemon.DefaultWakeWait, and starts it when none runs and it is enabled
-// (config [daemon] enabled, CTX_DAEMON). Search reads the committed
-// generation whatever happens here.
-func wake(env *Env) {
-	on := true
-	if cfg, err := sources.LoadConfig(env.Source()); err == nil {
-		on = cfg.DaemonEnabled()
-	}
-	exe, _ := os.Executable()
-	_, _ = daemon.WakeOrStart(env.CtxHome(), exe, daemon.DefaultWakeWait, daemon.Autostart(env.Getenv, on))
 }
 
 // semanticOptions reads the [semantic] table when the mode needs vectors.
