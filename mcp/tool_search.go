@@ -9,8 +9,6 @@ import (
 
 	"ctx/core"
 	"ctx/query"
-	"ctx/semantic"
-	"ctx/sources"
 )
 
 const searchDescription = "Search the local history of every coding agent on this machine (prompts, " +
@@ -105,12 +103,9 @@ func runSearch(ctx context.Context, s *Server, in *searchInput) (*reply, error) 
 	if _, err := req.Validate(); err != nil {
 		return nil, err
 	}
-	so := query.SemanticOptions{Config: semantic.DefaultConfig(), Getenv: s.cfg.Source.Get}
-	if mode != modeLexical {
-		if cfg, err := sources.LoadConfig(s.cfg.Source); err == nil {
-			so.Config = cfg.SemanticConfig()
-		}
-	}
+	// A config.toml that does not parse leaves the defaults: the server
+	// keeps answering, and ctx status reports the config error.
+	so, _ := query.ConfiguredSemantic(s.cfg.Source, mode)
 	s.wake() // the same bounded wake as CLI search, then the committed generation
 	r, err := s.open()
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"ctx/core"
 	"ctx/index"
 	"ctx/semantic"
+	"ctx/sources"
 )
 
 // Search modes (spec 000).
@@ -65,6 +66,24 @@ type SemanticOptions struct {
 	Getenv func(string) string
 	// Embedder, when set, replaces the configured one.
 	Embedder semantic.Embedder
+}
+
+// ConfiguredSemantic returns the semantic options the CLI, the MCP server
+// and the SDK search with: the [semantic] table of env's config.toml, read
+// only when mode needs vectors (a lexical search never reads the config),
+// with env resolving the embedder's API key variable. A config that does not
+// parse is a *sources.ConfigError.
+func ConfiguredSemantic(env core.Env, mode string) (SemanticOptions, error) {
+	so := SemanticOptions{Config: semantic.DefaultConfig(), Getenv: env.Get}
+	if mode == "" || mode == ModeLexical {
+		return so, nil
+	}
+	cfg, err := sources.LoadConfig(env)
+	if err != nil {
+		return so, err
+	}
+	so.Config = cfg.SemanticConfig()
+	return so, nil
 }
 
 func (req *SearchRequest) validMode() error {

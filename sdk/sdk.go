@@ -13,21 +13,23 @@ import (
 // Read models and errors, re-exported so that callers need only this
 // package.
 type (
-	SearchRequest  = query.SearchRequest
-	SearchResult   = query.SearchResult
-	ListRequest    = query.ListRequest
-	EventRangePage = query.EventRangePage
-	EventRow       = query.EventRow
-	EventView      = query.EventView
-	Pagination     = query.Pagination
-	Completion     = query.Completion
-	GenerationRef  = query.GenerationRef
-	Status         = query.Status
-	SourcesReport  = sources.Report
-	Session        = core.Session
-	Event          = core.Event
-	Error          = query.Error
-	Code           = query.Code
+	SearchRequest = query.SearchRequest
+	SearchResult  = query.SearchResult
+	// SemanticOptions configure the vector side of SearchWith.
+	SemanticOptions = query.SemanticOptions
+	ListRequest     = query.ListRequest
+	EventRangePage  = query.EventRangePage
+	EventRow        = query.EventRow
+	EventView       = query.EventView
+	Pagination      = query.Pagination
+	Completion      = query.Completion
+	GenerationRef   = query.GenerationRef
+	Status          = query.Status
+	SourcesReport   = sources.Report
+	Session         = core.Session
+	Event           = core.Event
+	Error           = query.Error
+	Code            = query.Code
 )
 
 // CodeOf returns the stable code of err ("" when it has none).
@@ -91,11 +93,26 @@ func (c *Client) read(ctx context.Context, fn func(*query.Reader) error) error {
 	return fn(r)
 }
 
-// Search runs a lexical search (ctx search, MCP search).
+// Search runs a search in the request's mode (lexical by default; ctx
+// search, MCP search). Semantic and hybrid modes use the [semantic] table of
+// the client's environment, as the CLI does; see SearchWith to choose the
+// embedder.
 func (c *Client) Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
+	so, err := query.ConfiguredSemantic(c.env, req.Mode)
+	if err != nil {
+		return nil, err
+	}
+	return c.SearchWith(ctx, req, so)
+}
+
+// SearchWith runs a search with explicit semantic options: a configuration
+// and, optionally, an embedder that replaces the configured one (the same
+// embedder must have built the generation's vectors, or semantic search is
+// unavailable).
+func (c *Client) SearchWith(ctx context.Context, req SearchRequest, so SemanticOptions) (*SearchResult, error) {
 	var out *SearchResult
 	err := c.read(ctx, func(r *query.Reader) (err error) {
-		out, err = r.Search(ctx, req)
+		out, err = r.SearchWith(ctx, req, so)
 		return err
 	})
 	return out, err

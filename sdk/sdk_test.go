@@ -2,11 +2,17 @@ package sdk_test
 
 import (
 	"context"
+	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
+	"ctx/core"
 	"ctx/query"
 	"ctx/sdk"
+	"ctx/semantic"
+	"ctx/sources"
 )
 
 const mainSession = "ses_24591081cdbcf15b591b404ea5207080"
@@ -132,5 +138,56 @@ func TestStatusSources(t *testing.T) {
 	cancel()
 	if _, err := c.ListEvents(cancelled, sdk.ListRequest{}); err == nil {
 		t.Fatal("a cancelled context still reads")
+	}
+}
+
+// TestSearchModes checks that the SDK searches in the request's mode with
+// the [semantic] table of the client's environment, as the CLI does, and
+// that SearchWith takes explicit options.
+func TestSearchModes(t *testing.T) {
+	c, ctx := client(t), context.Background()
+	res, err := c.Search(ctx, sdk.SearchRequest{Query: "orchestrate experiment", Mode: "hybrid", Limit: 3})
+	if err != nil || res.Metadata.Mode != "hybrid" || res.Metadata.Fallback != nil || res.Metadata.Semantic == nil {
+		t.Fatalf("hybrid with the default config: %+v %v", res.Metadata, err)
+	}
+
+	// The same client environment with semantic search turned off in its
+	// config.toml: hybrid falls back and says why, semantic fails typed.
+	home := t.TempDir()
+	cfg := filepath.Join(home, ".config", "ctx", "config.toml")
+	if err := os.MkdirAll(filepath.Dir(cfg), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte("[semantic]\nenabled = false\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	off := c.WithEnv(core.Env{Home: home, Getenv: func(string) string { return "" }})
+	res, err = off.Search(ctx, sdk.SearchRequest{Query: "orchestrate experiment", Mode: "hybrid", Limit: 3})
+	if err != nil || res.Metadata.Mode != "lexical" || res.Metadata.Fallback == nil ||
+		res.Metadata.Fallback.Reason != "semantic_unavailable" || len(res.Results) == 0 {
+		t.Fatalf("hybrid with semantic off: %+v %v", res.Metadata, err)
+	}
+	if _, err := off.Search(ctx, sdk.SearchRequest{Query: "orchestrate", Mode: "semantic"}); sdk.CodeOf(err) != "semantic_unavailable" {
+		t.Fatalf("semantic with semantic off: %v", err)
+	}
+	// A lexical search never reads the config, so a broken one does not
+	// stop it; a hybrid one reports it.
+	if err := os.WriteFile(cfg, []byte("[semantic\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := off.Search(ctx, sdk.SearchRequest{Query: "orchestrate"}); err != nil {
+		t.Fatalf("lexical with a broken config: %v", err)
+	}
+	var ce *sources.ConfigError
+	if _, err := off.Search(ctx, sdk.SearchRequest{Query: "orchestrate", Mode: "hybrid"}); !errors.As(err, &ce) {
+		t.Fatalf("hybrid with a broken config: %v", err)
+	}
+
+	// SearchWith: explicit options override the environment.
+	so := sdk.SemanticOptions{Config: semantic.DefaultConfig()}
+	so.Config.Weight = 0
+	res, err = off.SearchWith(ctx, sdk.SearchRequest{Query: "orchestrate experiment", Mode: "hybrid"}, so)
+	if err != nil || res.Metadata.Mode != "lexical" || res.Metadata.Fallback == nil {
+		t.Fatalf("SearchWith weight 0: %+v %v", res.Metadata, err)
 	}
 }

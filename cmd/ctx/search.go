@@ -10,8 +10,6 @@ import (
 
 	"ctx/daemon"
 	"ctx/query"
-	"ctx/semantic"
-	"ctx/sources"
 )
 
 type searchOptions struct {
@@ -101,7 +99,7 @@ func runSearch(ctx context.Context, env *Env, f *format, opts *searchOptions, q 
 	if _, err := req.Validate(); err != nil {
 		return err
 	}
-	sem, err := semanticOptions(env, req.Mode)
+	sem, err := query.ConfiguredSemantic(env.Source(), req.Mode)
 	if err != nil {
 		return err
 	}
@@ -120,20 +118,6 @@ func runSearch(ctx context.Context, env *Env, f *format, opts *searchOptions, q 
 	}
 	printSearch(env, res)
 	return nil
-}
-
-// semanticOptions reads the [semantic] table when the mode needs vectors.
-func semanticOptions(env *Env, mode string) (query.SemanticOptions, error) {
-	so := query.SemanticOptions{Config: semantic.DefaultConfig(), Getenv: env.Getenv}
-	if mode == query.ModeLexical {
-		return so, nil
-	}
-	cfg, err := sources.LoadConfig(env.Source())
-	if err != nil {
-		return so, err
-	}
-	so.Config = cfg.SemanticConfig()
-	return so, nil
 }
 
 func printSearch(env *Env, res *query.SearchResult) {
