@@ -2,6 +2,7 @@ package index
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -29,14 +30,20 @@ var (
 	fileNameRE  = regexp.MustCompile(`^[\w.@+-]*\w\.[A-Za-z][A-Za-z0-9]{0,7}$`)
 )
 
-// textQuery returns the query for the text of a search: every term of the
-// text analyzed with QueryAnalyzer is an optional clause (a document must
-// match at least one; more matches score higher), each snake_case term also
-// matches its folded form, and exact identifiers get a boosted extra clause.
+// textQueries returns the queries for the text of a search, narrowest
+// first. Every term of the text analyzed with QueryAnalyzer is a clause
+// (each snake_case term also matches its folded form), and exact identifiers
+// get a boosted extra clause that a document may match instead. The broad
+// query needs any one clause (more matches score higher). When the text has
+// two or more terms, a narrow query comes first that needs every term (or an
+// exact identifier): Search uses it when it fills the candidate window, which
+// spares scoring the long posting lists of common words for documents that
+// rank below those matching every word anyway.
+//
 // Quotes are ignored: without term vectors bleve cannot match phrases, so
-// "a b" searches a and b. It returns false when the text has no terms.
-func (r *Reader) textQuery(text string) (query.Query, bool) {
-	var clauses []query.Query
+// "a b" searches a and b. It returns nil when the text has no terms.
+func (r *Reader) textQueries(text string) []query.Query {
+	var terms []query.Query
 	seen := map[string]bool{}
 	for _, tok := range r.analyzer.Analyze([]byte(text)) {
 		t := string(tok.Term)
@@ -48,16 +55,22 @@ func (r *Reader) textQuery(text string) (query.Query, bool) {
 		if f := foldTerm(t); f != "" && !seen[f] {
 			c = query.NewDisjunctionQuery([]query.Query{c, term(fieldText, f, foldBoost)})
 		}
-		clauses = append(clauses, c)
+		terms = append(terms, c)
 	}
-	if len(clauses) == 0 {
-		return nil, false
+	if len(terms) == 0 {
+		return nil
 	}
+	var exact []query.Query
 	for _, w := range strings.Fields(text) {
 		w = strings.TrimRight(strings.Trim(w, "\"'`()[]{}<>,;!?"), ".:")
-		clauses = append(clauses, exactClauses(w)...)
+		exact = append(exact, exactClauses(w)...)
 	}
-	return query.NewDisjunctionQuery(clauses), true
+	broad := query.NewDisjunctionQuery(append(slices.Clip(terms), exact...))
+	if len(terms) < 2 {
+		return []query.Query{broad}
+	}
+	narrow := query.NewDisjunctionQuery(append([]query.Query{query.NewConjunctionQuery(terms)}, exact...))
+	return []query.Query{narrow, broad}
 }
 
 // exactClauses returns the boosted clauses for a query word that looks like

@@ -79,7 +79,10 @@ type Result struct {
 // Search runs q over the shards: bleve scores the text query under the
 // filters, the top max(5×limit, 100) candidates are weighted by class and
 // re-sorted, superseded hits dropped, and the hits grouped by root session
-// (see group).
+// (see group). For text of several words the candidates come from the
+// documents matching every word when there are enough of them, else from
+// those matching any (see textQueries); Result.Total counts the documents
+// of the query used.
 func (r *Reader) Search(ctx context.Context, q Query) (Result, error) {
 	limit := q.Limit
 	if limit <= 0 {
@@ -93,21 +96,32 @@ func (r *Reader) Search(ctx context.Context, q Query) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	must, hasText := query.Query(query.NewMatchAllQuery()), false
+	musts, hasText := []query.Query{query.NewMatchAllQuery()}, false
 	if strings.TrimSpace(q.Text) != "" {
-		if must, hasText = r.textQuery(q.Text); !hasText {
+		if musts = r.textQueries(q.Text); len(musts) == 0 {
 			return Result{}, nil
 		}
+		hasText = true
 	}
-	bq := must
-	if f := filters(q, scope); len(f) > 0 {
-		b := query.NewBooleanQuery([]query.Query{must}, nil, nil)
-		b.AddFilter(query.NewConjunctionQuery(f))
-		bq = b
-	}
-	hits, total, err := r.candidates(ctx, bq, q, hasText, max(candidateFactor*limit, minCandidates))
-	if err != nil {
-		return Result{}, err
+	f := filters(q, scope)
+	n := max(candidateFactor*limit, minCandidates)
+	var (
+		hits  []Hit
+		total uint64
+	)
+	for i, must := range musts {
+		bq := must
+		if len(f) > 0 {
+			b := query.NewBooleanQuery([]query.Query{must}, nil, nil)
+			b.AddFilter(query.NewConjunctionQuery(f))
+			bq = b
+		}
+		if hits, total, err = r.candidates(ctx, bq, q, hasText, n); err != nil {
+			return Result{}, err
+		}
+		if len(hits) >= n || i == len(musts)-1 {
+			break
+		}
 	}
 	if hasText {
 		hits = weigh(hits, scope)

@@ -298,3 +298,50 @@ func TestLookup(t *testing.T) {
 		t.Fatalf("Lookup(missing) = %v, %v", ok, err)
 	}
 }
+
+// TestAllWordsFirst checks the narrow query of textQueries: when enough
+// documents match every word of the text to fill the candidate window,
+// candidates come from them alone (a document with one word repeated never
+// displaces them, and Total counts them); with fewer, documents matching
+// any word fill the results.
+func TestAllWordsFirst(t *testing.T) {
+	var docs []Doc
+	both := map[core.EventID]bool{}
+	for i := range minCandidates + 20 {
+		d := newDoc(newSession(fmt.Sprintf("both-%d", i)), "b", core.TypeMessage,
+			padding(200)+" the flaky timeout again", at(t0.Add(time.Duration(i)*time.Second)))
+		both[d.Event.ID] = true
+		docs = append(docs, d)
+	}
+	for i := range 30 {
+		docs = append(docs, newDoc(newSession(fmt.Sprintf("one-%d", i)), "o", core.TypeMessage, "flaky flaky flaky flaky"))
+	}
+	rare := newDoc(newSession("rare"), "r", core.TypeMessage, "a quasar and a flaky timeout")
+	docs = append(docs, rare)
+	r := openIndex(t, docs)
+
+	res, err := r.Search(context.Background(), Query{Text: "flaky timeout", Limit: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Total != uint64(len(both)+1) || len(res.Hits) != 20 {
+		t.Fatalf("total %d, %d hits; want %d matching both words", res.Total, len(res.Hits), len(both)+1)
+	}
+	for _, h := range res.Hits {
+		if !both[h.EventID] && h.EventID != rare.Event.ID {
+			t.Fatalf("hit %s matches one word only", h.EventID)
+		}
+	}
+	// Fewer documents than the window match both words: the rest match one.
+	res, err = r.Search(context.Background(), Query{Text: "flaky quasar", Limit: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Hits[0].EventID != rare.Event.ID || res.Total != uint64(len(docs)) {
+		t.Fatalf("first %s total %d; want the one document with both words first and every flaky one counted",
+			res.Hits[0].EventID, res.Total)
+	}
+	if len(res.Hits) != 50 {
+		t.Fatalf("%d hits; documents with one word should fill the page", len(res.Hits))
+	}
+}

@@ -1,0 +1,79 @@
+package query
+
+import (
+	"context"
+	"os"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// benchQueries are the searches the store benchmark cycles through: common
+// words, identifiers, paths, error text and a command line.
+var benchQueries = []string{"flaky test timeout", "parseConfig", "connection refused", "apply_patch",
+	"retry backoff", "nil pointer dereference", "go test ./...", "migration rollback",
+	"internal/server/handler.go", "fix the failing build"}
+
+// BenchmarkSearchStore measures lexical searches (limit 10) over an existing
+// store, reporting the wall time's p50, p95 and p99 over all runs, the
+// process CPU time per search, and per query its p50 and p99. The store is one a user's import built, e.g. from a generated corpus:
+//
+//	ctx-corpus -home H -events 1000000 -seed 11
+//	CTX_DAEMON=off HOME=H CTX_HOME=S ctx import
+//	CTX_QUERY_BENCH_STORE=S go test ./query/ -run '^$' -bench SearchStore -benchtime 400x
+func BenchmarkSearchStore(b *testing.B) {
+	home := os.Getenv("CTX_QUERY_BENCH_STORE")
+	if home == "" {
+		b.Skip("CTX_QUERY_BENCH_STORE names no store")
+	}
+	r := openReader(b, home)
+	ctx := context.Background()
+	for _, q := range benchQueries { // warm the page cache and the shards
+		if _, err := r.Search(ctx, SearchRequest{Query: q, Limit: 10}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var all, cpu []time.Duration
+	per, perCPU := make(map[string][]time.Duration), make(map[string][]time.Duration)
+	for i := 0; b.Loop(); i++ {
+		q := benchQueries[i%len(benchQueries)]
+		t0, c0 := time.Now(), cpuTime(b)
+		_, err := r.Search(ctx, SearchRequest{Query: q, Limit: 10})
+		if err != nil {
+			b.Fatalf("%q: %v", q, err)
+		}
+		d := time.Since(t0)
+		all = append(all, d)
+		c := cpuTime(b) - c0
+		cpu = append(cpu, c)
+		per[q], perCPU[q] = append(per[q], d), append(perCPU[q], c)
+	}
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	pct := func(ds []time.Duration, p int) time.Duration {
+		slices.Sort(ds)
+		return ds[min(len(ds)-1, len(ds)*p/100)]
+	}
+	b.ReportMetric(ms(pct(all, 50)), "p50-ms")
+	b.ReportMetric(ms(pct(all, 95)), "p95-ms")
+	b.ReportMetric(ms(pct(all, 99)), "p99-ms")
+	// CPU time of the process per search (all its threads): what a search
+	// costs whatever else the machine runs.
+	b.ReportMetric(ms(pct(cpu, 50)), "cpu-p50-ms")
+	b.ReportMetric(ms(pct(cpu, 99)), "cpu-p99-ms")
+	for _, q := range benchQueries {
+		if ds := per[q]; len(ds) > 0 {
+			b.Logf("%-28q p50 %6.1f ms  p99 %6.1f ms  cpu p50 %6.1f ms", q, ms(pct(ds, 50)), ms(pct(ds, 99)),
+				ms(pct(perCPU[q], 50)))
+		}
+	}
+}
+
+// cpuTime is the user plus system CPU time of the process so far.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
