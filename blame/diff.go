@@ -23,29 +23,35 @@ type Added struct {
 // CommitInfo is what linking needs to know of a commit.
 type CommitInfo struct {
 	ID      string
-	Parent  string // first parent; "" for a root commit
-	Time    int64  // committer time, Unix seconds
-	PTime   int64  // the parent's committer time; 0 for a root commit
+	Parent  string   // first parent; "" for a root commit
+	Parents []string // every parent, first parent first
+	Time    int64    // committer time, Unix seconds
+	PTime   int64    // the parent's committer time; 0 for a root commit
 	Subject string
+	Message string // the whole message (trailers such as "cherry picked from")
+	// Author is the author's email and time ("<email> <unix>"): a
+	// cherry-pick keeps it, so it narrows the search for a pick's source.
+	Author string
 }
 
-// Commit reads a commit's id, first parent and times.
+// Commit reads a commit's id, parents, times and message.
 func (r *Repo) Commit(ctx context.Context, rev string) (*CommitInfo, error) {
 	id, err := r.Resolve(ctx, rev)
 	if err != nil {
 		return nil, err
 	}
-	out, err := r.Git(ctx, "show", "-s", "--format=%P%x00%ct%x00%s", id)
+	out, err := r.Git(ctx, "show", "-s", "--format=%P%x00%ct%x00%ae %at%x00%s%x00%B", id)
 	if err != nil {
 		return nil, err
 	}
-	f := strings.SplitN(strings.TrimRight(out, "\n"), "\x00", 3)
+	f := strings.SplitN(out, "\x00", 5)
 	c := &CommitInfo{ID: id}
-	if len(f) == 3 {
+	if len(f) == 5 {
 		c.Time, _ = strconv.ParseInt(f[1], 10, 64)
-		c.Subject = f[2]
-		if ps := strings.Fields(f[0]); len(ps) > 0 {
-			c.Parent = ps[0]
+		c.Author, c.Subject, c.Message = f[2], f[3], f[4]
+		c.Parents = strings.Fields(f[0])
+		if len(c.Parents) > 0 {
+			c.Parent = c.Parents[0]
 		}
 	}
 	if c.Parent != "" {
@@ -59,20 +65,71 @@ func (r *Repo) Commit(ctx context.Context, rev string) (*CommitInfo, error) {
 }
 
 // AddedLines returns the lines c added against its first parent (every line
-// for a root commit).
+// for a root commit). For a merge they are the lines that are new against
+// every parent (a conflict resolution, an evil merge): the lines a merge
+// brings from a side branch belong to the commits that wrote them.
 func (r *Repo) AddedLines(ctx context.Context, c *CommitInfo) (*Added, error) {
+	if c.Parent == "" {
+		return r.addedAgainst(ctx, "", c.ID)
+	}
+	a, err := r.addedAgainst(ctx, c.Parent, c.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range c.Parents[min(1, len(c.Parents)):] {
+		b, err := r.addedAgainst(ctx, p, c.ID)
+		if err != nil {
+			return nil, err
+		}
+		a.intersect(b)
+	}
+	return a, nil
+}
+
+func (r *Repo) addedAgainst(ctx context.Context, parent, commit string) (*Added, error) {
 	args := []string{"-c", "core.quotePath=false", "diff-tree", "-U0", "-r", "-M", "--no-commit-id",
 		"--no-color", "--no-ext-diff", "--no-textconv"}
-	if c.Parent == "" {
-		args = append(args, "--root", c.ID)
+	if parent == "" {
+		args = append(args, "--root", commit)
 	} else {
-		args = append(args, c.Parent, c.ID)
+		args = append(args, parent, commit)
 	}
 	out, err := r.Git(ctx, args...)
 	if err != nil {
 		return nil, err
 	}
 	return parseDiff(out), nil
+}
+
+// intersect keeps the lines b also has (same path and number).
+func (a *Added) intersect(b *Added) {
+	for p, ls := range a.Files {
+		in := map[int]bool{}
+		for _, l := range b.Files[p] {
+			in[l.N] = true
+		}
+		kept := ls[:0]
+		for _, l := range ls {
+			if in[l.N] {
+				kept = append(kept, l)
+			}
+		}
+		if len(kept) == 0 {
+			delete(a.Files, p)
+			continue
+		}
+		a.Files[p] = kept
+	}
+}
+
+// has reports whether path's line n is an added line.
+func (a *Added) has(path string, n int) bool {
+	for _, l := range a.Files[path] {
+		if l.N == n {
+			return true
+		}
+	}
+	return false
 }
 
 // parseDiff reads the added lines of a -U0 diff.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"ctx/core"
@@ -32,6 +31,10 @@ type LinkOptions struct {
 	RefreshTimeout time.Duration
 	Margin         time.Duration // DefaultMargin when zero
 	Log            func(string)  // problems that do not stop linking
+	// State, when set, is the repository's state right after rev was
+	// committed (post-commit): a cherry-pick, merge --squash or reset
+	// --soft it reveals carries the notes of the commits rev came from.
+	State *State
 }
 
 func (o *LinkOptions) logf(format string, args ...any) {
@@ -41,8 +44,10 @@ func (o *LinkOptions) logf(format string, args ...any) {
 }
 
 // Link attributes the lines commit rev added to agent evidence and writes
-// the note (merged with a note already there). It returns the note, nil
-// when there is no evidence.
+// the note (merged with a note already there). With opts.State it also
+// carries the notes of the commits rev was derived from (a cherry-pick's
+// source, the commits a squash folded). It
+// returns the note, nil when there is no evidence.
 func Link(ctx context.Context, repo *Repo, rev string, opts LinkOptions) (*Note, error) {
 	c, err := repo.Commit(ctx, rev)
 	if err != nil {
@@ -51,9 +56,36 @@ func Link(ctx context.Context, repo *Repo, rev string, opts LinkOptions) (*Note,
 	if opts.Refresh {
 		refresh(ctx, opts)
 	}
+	added, err := repo.AddedLines(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	n, err := matchStore(ctx, repo, c, added, opts)
+	if err != nil {
+		return nil, err
+	}
+	if opts.State != nil {
+		srcs, err := repo.derivedFrom(ctx, c, opts.State)
+		if err != nil {
+			opts.logf("commit %s: sources not searched: %v", short(c.ID), err)
+		}
+		if len(srcs) > 0 {
+			carried, err := carryFrom(ctx, repo, c, added, srcs, opts.logf)
+			if err != nil {
+				return nil, err
+			}
+			n.Merge(carried)
+		}
+	}
+	return writeMerged(ctx, repo, c.ID, n, opts.logf)
+}
+
+// matchStore matches the added lines against the store's evidence; an
+// empty note when nothing is imported.
+func matchStore(ctx context.Context, repo *Repo, c *CommitInfo, added *Added, opts LinkOptions) (*Note, error) {
 	rd, err := query.Open(opts.Home)
 	if query.CodeOf(err) == query.CodeNoHistory {
-		return nil, nil
+		return &Note{}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
@@ -71,11 +103,22 @@ func Link(ctx context.Context, repo *Repo, rev string, opts LinkOptions) (*Note,
 	if err != nil {
 		return nil, fmt.Errorf("read evidence: %w", err)
 	}
-	added, err := repo.AddedLines(ctx, c)
+	return Match(added, w), nil
+}
+
+// carryFrom loads the notes of srcs and carries them onto c.
+func carryFrom(ctx context.Context, repo *Repo, c *CommitInfo, added *Added, srcs []string, logf func(string, ...any)) (*Note, error) {
+	nc, err := NewNoteCache(ctx, repo)
 	if err != nil {
 		return nil, err
 	}
-	return writeMerged(ctx, repo, c.ID, Match(added, w), opts.logf)
+	if err := nc.Load(ctx, srcs); err != nil {
+		return nil, err
+	}
+	for _, msg := range nc.Problems {
+		logf("%s; not carried", msg)
+	}
+	return carryNotes(ctx, repo, c, added, srcs, nc.Note)
 }
 
 // writeMerged merges n with the note already on commit and writes it; an
@@ -136,17 +179,4 @@ func short(id string) string {
 		return id[:12]
 	}
 	return id
-}
-
-// InRebase reports whether a rebase is in progress (post-commit then leaves
-// linking to post-rewrite, which carries the notes).
-func (r *Repo) InRebase(ctx context.Context) bool {
-	for _, name := range []string{"rebase-merge", "rebase-apply"} {
-		if p, err := r.GitPath(ctx, name); err == nil {
-			if _, err := os.Stat(p); err == nil {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -24,79 +24,62 @@ func ParseRewrite(r io.Reader) []Pair {
 }
 
 // Rewrite carries the notes of rewritten commits to their new commits:
-// line records keep the lines whose content the new commit still adds (at
-// their new numbers) and are dropped when none remain; commit-level
-// records carry as they are. Several old commits rewritten into one (a
-// squash) give the union. Problems with one pair are logged and skipped.
+// line records keep the lines the tree diff from the old commit to the new
+// one leaves unchanged and the new commit adds (at their new numbers and
+// paths) and are dropped when none remain; commit-level records carry as
+// they are. Several old commits rewritten into one (a squash) give the
+// union, merged with the note the new commit already has. Problems with one
+// commit are logged and skipped.
 func Rewrite(ctx context.Context, repo *Repo, pairs []Pair, logf func(string, ...any)) error {
+	byNew := map[string][]string{}
+	var order, olds []string
 	for _, p := range pairs {
-		old, err := repo.ReadNote(ctx, p.Old)
-		if err != nil {
-			logf("commit %s: note not carried: %v", short(p.Old), err)
-			continue
+		if _, ok := byNew[p.New]; !ok {
+			order = append(order, p.New)
 		}
-		if old == nil {
-			continue
-		}
-		c, err := repo.Commit(ctx, p.New)
-		if err != nil {
-			return err
-		}
-		added, err := repo.AddedLines(ctx, c)
-		if err != nil {
-			return err
-		}
-		carried := carry(ctx, repo, p.Old, old, added)
-		if _, err := writeMerged(ctx, repo, c.ID, carried, logf); err != nil {
-			return err
+		byNew[p.New] = append(byNew[p.New], p.Old)
+		olds = append(olds, p.Old)
+	}
+	nc, err := NewNoteCache(ctx, repo)
+	if err != nil {
+		return err
+	}
+	if err := nc.Load(ctx, olds); err != nil {
+		return err
+	}
+	for _, msg := range nc.Problems {
+		logf("%s; not carried", msg)
+	}
+	for _, id := range order {
+		if err := carryInto(ctx, repo, id, byNew[id], nc.Note, logf); err != nil {
+			logf("commit %s: notes not carried: %v", short(id), err)
 		}
 	}
 	return nil
 }
 
-// carry maps old's records onto the new commit's added lines by content.
-func carry(ctx context.Context, repo *Repo, oldCommit string, old *Note, added *Added) *Note {
-	out := &Note{}
-	contents := map[string][]string{}
-	for _, r := range old.Records {
-		if r.File == nil {
-			out.Records = append(out.Records, r)
-			continue
-		}
-		text, ok := contents[*r.File]
-		if !ok {
-			s, err := repo.Git(ctx, "cat-file", "blob", oldCommit+":"+*r.File)
-			if err == nil {
-				text = strings.Split(s, "\n")
-			}
-			contents[*r.File] = text
-		}
-		if lines := remap(r, text, added.Files[*r.File]); len(lines) > 0 {
-			r.Lines = ranges(lines)
-			out.Records = append(out.Records, r)
-		}
+// carryInto carries the notes of olds onto commit id and writes the union
+// with id's own note.
+func carryInto(ctx context.Context, repo *Repo, id string, olds []string, notes func(string) *Note, logf func(string, ...any)) error {
+	have := false
+	for _, o := range olds {
+		have = have || notes(o) != nil
 	}
-	return out
-}
-
-// remap finds, in order, an added line of the new commit with the same text
-// as each of the record's old lines.
-func remap(r Record, oldText []string, added []Line) []int {
-	at := map[string][]int{}
-	for _, l := range added {
-		at[l.Text] = append(at[l.Text], l.N)
+	if !have {
+		return nil
 	}
-	var out []int
-	for _, n := range expand(r.Lines) {
-		if n < 1 || n > len(oldText) {
-			continue
-		}
-		q := at[oldText[n-1]]
-		if len(q) == 0 {
-			continue
-		}
-		out = append(out, q[0])
-		at[oldText[n-1]] = q[1:]
+	c, err := repo.Commit(ctx, id)
+	if err != nil {
+		return err
 	}
-	return out
+	added, err := repo.AddedLines(ctx, c)
+	if err != nil {
+		return err
+	}
+	carried, err := carryNotes(ctx, repo, c, added, olds, notes)
+	if err != nil {
+		return err
+	}
+	_, err = writeMerged(ctx, repo, c.ID, carried, logf)
+	return err
 }

@@ -54,10 +54,15 @@ func run(ctx context.Context, opts RunOptions) error {
 		Log: func(s string) { logf("%s", s) }}
 	switch opts.Hook {
 	case "post-commit":
-		if repo.InRebase(ctx) {
+		st, err := repo.State(ctx)
+		if err != nil {
+			return err
+		}
+		if st.InRebase {
 			return nil // post-rewrite carries the notes when the rebase ends
 		}
-		_, err := blame.Link(ctx, repo, "HEAD", lo)
+		lo.State = st
+		_, err = blame.Link(ctx, repo, "HEAD", lo)
 		return err
 	case "post-rewrite":
 		if opts.Stdin == nil {

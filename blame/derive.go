@@ -1,0 +1,282 @@
+package blame
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Bounds of the searches for the commits a new commit was derived from.
+const (
+	maxFolded     = 1000 // commits a reset --soft folds into one
+	maxBranchScan = 200  // commits of other branches a merge --squash may fold
+	maxCandidates = 50   // noted commits carried from for one merge --squash
+)
+
+// State is what the git directory says about the commit just made. It is
+// read with one git process and two small file reads, so post-commit can
+// tell a cherry-pick, a squash or a rebase from a plain commit at no cost.
+type State struct {
+	InRebase       bool
+	CherryPickHead string // the commit being picked; "" when none
+	OrigHead       string // ORIG_HEAD; "" when none
+	// Reflog is HEAD's last two reflog entries, oldest first (fewer when
+	// the reflog is short or off).
+	Reflog []ReflogEntry
+}
+
+// ReflogEntry is one line of HEAD's reflog.
+type ReflogEntry struct{ Old, New, Msg string }
+
+// State reads the repository's in-progress state.
+func (r *Repo) State(ctx context.Context) (*State, error) {
+	names := []string{"rebase-merge", "rebase-apply", "CHERRY_PICK_HEAD", "ORIG_HEAD", "logs/HEAD"}
+	args := []string{"rev-parse"}
+	for _, n := range names {
+		args = append(args, "--git-path", n)
+	}
+	out, err := r.Git(ctx, args...)
+	if err != nil {
+		return nil, err
+	}
+	paths := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(paths) != len(names) {
+		return nil, &GitError{Args: args, Stderr: "unexpected output: " + out}
+	}
+	for i, p := range paths {
+		if !filepath.IsAbs(p) {
+			paths[i] = filepath.Join(r.Root, p)
+		}
+	}
+	st := &State{}
+	for _, p := range paths[:2] {
+		if _, err := os.Stat(p); err == nil {
+			st.InRebase = true
+		}
+	}
+	st.CherryPickHead = readID(paths[2])
+	st.OrigHead = readID(paths[3])
+	st.Reflog = reflogTail(paths[4])
+	return st, nil
+}
+
+// InRebase reports whether a rebase is in progress (post-commit then leaves
+// linking to post-rewrite, which carries the notes).
+func (r *Repo) InRebase(ctx context.Context) bool {
+	st, err := r.State(ctx)
+	return err == nil && st.InRebase
+}
+
+var hexID = regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
+
+// readID reads a file holding one object id; "" when absent or not an id.
+func readID(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	id := strings.TrimSpace(string(b))
+	if !hexID.MatchString(id) {
+		return ""
+	}
+	return id
+}
+
+// reflogTail reads the last two entries of a reflog file from its last
+// 8 KiB.
+func reflogTail(path string) []ReflogEntry {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil
+	}
+	off := max(fi.Size()-8192, 0)
+	buf := make([]byte, fi.Size()-off)
+	if _, err := f.ReadAt(buf, off); err != nil && err != io.EOF {
+		return nil
+	}
+	lines := strings.Split(strings.TrimRight(string(buf), "\n"), "\n")
+	if off > 0 && len(lines) > 0 {
+		lines = lines[1:] // may start mid-line
+	}
+	var out []ReflogEntry
+	for _, l := range lines[max(len(lines)-2, 0):] {
+		head, msg, ok := strings.Cut(l, "\t")
+		f := strings.Fields(head)
+		if !ok || len(f) < 2 {
+			continue
+		}
+		out = append(out, ReflogEntry{Old: f[0], New: f[1], Msg: msg})
+	}
+	return out
+}
+
+var (
+	pickedRe   = regexp.MustCompile(`(?m)^\(cherry picked from commit ([0-9a-f]{40})\)\s*$`)
+	squashedRe = regexp.MustCompile(`(?m)^commit ([0-9a-f]{40})\s*$`)
+)
+
+const squashHeader = "Squashed commit of the following:"
+
+// derivedFrom names the commits whose notes a commit made without
+// post-rewrite should carry: the source of a cherry-pick ("cherry picked
+// from" trailer, else CHERRY_PICK_HEAD, else the noted commit with the same
+// author, date and subject, preferring an equal patch-id), the commits a
+// merge --squash or a reset --soft folded into it. A plain commit costs
+// string checks only.
+func (r *Repo) derivedFrom(ctx context.Context, c *CommitInfo, st *State) ([]string, error) {
+	var out []string
+	for _, m := range pickedRe.FindAllStringSubmatch(c.Message, -1) {
+		out = append(out, m[1])
+	}
+	if st.CherryPickHead != "" && st.CherryPickHead != c.ID {
+		out = append(out, st.CherryPickHead)
+	}
+	var last, prev *ReflogEntry
+	if k := len(st.Reflog); k > 0 && st.Reflog[k-1].New == c.ID {
+		last = &st.Reflog[k-1]
+		if k > 1 {
+			prev = &st.Reflog[k-2]
+		}
+	}
+	picked := last != nil && (strings.HasPrefix(last.Msg, "cherry-pick") || strings.HasPrefix(last.Msg, "commit (cherry-pick)"))
+	if picked && len(out) == 0 {
+		src, err := r.pickSources(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, src...)
+	}
+	if i := strings.Index(c.Message, squashHeader); i >= 0 {
+		for _, m := range squashedRe.FindAllStringSubmatch(c.Message[i:], -1) {
+			out = append(out, m[1])
+		}
+	}
+	plain := last != nil && strings.HasPrefix(last.Msg, "commit: ")
+	switch {
+	case plain && prev != nil && strings.HasPrefix(prev.Msg, "reset: moving to") && c.Parent != "" &&
+		prev.New == c.Parent && prev.Old != c.Parent && hexID.MatchString(prev.Old):
+		// reset --soft (or --mixed) then commit: the commits reset away.
+		ids, err := r.revList(ctx, "--no-merges", "-n", strconv.Itoa(maxFolded), c.Parent+".."+prev.Old)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ids...)
+	case plain && len(out) == 0 && c.Parent != "" && st.OrigHead == c.Parent:
+		// merge --squash with a message of the user's own: the noted
+		// commits of other branches, matched by content.
+		ids, err := r.revList(ctx, "--no-merges", "-n", strconv.Itoa(maxBranchScan), "--branches", "--not", c.Parent)
+		if err != nil {
+			return nil, err
+		}
+		noted, err := r.notedCommits(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids {
+			if noted[id] && len(out) < maxCandidates {
+				out = append(out, id)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.DeleteFunc(slices.Compact(out), func(id string) bool { return id == c.ID }), nil
+}
+
+// pickSources finds the source of a cherry-pick made without -x once
+// CHERRY_PICK_HEAD is gone (a pick continued after a conflict): the noted
+// commits with the pick's author, author date and subject. Those whose
+// patch-id (git patch-id --stable) equals the pick's are preferred; when
+// none does (the conflict changed the patch) all are kept, and only their
+// lines the pick left unchanged carry.
+func (r *Repo) pickSources(ctx context.Context, c *CommitInfo) ([]string, error) {
+	noted, err := r.notedCommits(ctx)
+	if err != nil || len(noted) == 0 {
+		return nil, err
+	}
+	var in strings.Builder
+	for id := range noted {
+		in.WriteString(id + "\n")
+	}
+	out, err := r.GitIn(ctx, []byte(in.String()), "log", "--no-walk=unsorted", "--ignore-missing", "--stdin",
+		"--format=%H%x00%ae %at%x00%s")
+	if err != nil {
+		return nil, err
+	}
+	var cands []string
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.SplitN(l, "\x00", 3)
+		if len(f) == 3 && f[0] != c.ID && f[1] == c.Author && f[2] == c.Subject {
+			cands = append(cands, f[0])
+		}
+	}
+	if len(cands) < 2 {
+		return cands, nil
+	}
+	ids, err := r.patchIDs(ctx, append([]string{c.ID}, cands...))
+	if err != nil {
+		return nil, err
+	}
+	var same []string
+	for _, id := range cands {
+		if p := ids[id]; p != "" && p == ids[c.ID] {
+			same = append(same, id)
+		}
+	}
+	if len(same) > 0 {
+		return same, nil
+	}
+	return cands, nil
+}
+
+// patchIDs returns git patch-id --stable of each commit.
+func (r *Repo) patchIDs(ctx context.Context, commits []string) (map[string]string, error) {
+	diff, err := r.GitIn(ctx, []byte(strings.Join(commits, "\n")+"\n"), "diff-tree", "-p", "-r", "--stdin",
+		"--no-color", "--no-ext-diff", "--no-textconv")
+	if err != nil {
+		return nil, err
+	}
+	out, err := r.GitIn(ctx, []byte(diff), "patch-id", "--stable")
+	if err != nil {
+		return nil, err
+	}
+	ids := map[string]string{}
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) == 2 {
+			ids[f[1]] = f[0]
+		}
+	}
+	return ids, nil
+}
+
+// notedCommits lists the commits that have a ctx note.
+func (r *Repo) notedCommits(ctx context.Context) (map[string]bool, error) {
+	out, err := r.Git(ctx, "notes", "--ref", NotesRef, "list")
+	if err != nil {
+		return map[string]bool{}, nil // no notes ref yet
+	}
+	noted := map[string]bool{}
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) == 2 {
+			noted[f[1]] = true
+		}
+	}
+	return noted, nil
+}
+
+func (r *Repo) revList(ctx context.Context, args ...string) ([]string, error) {
+	out, err := r.Git(ctx, append([]string{"rev-list"}, args...)...)
+	if err != nil {
+		return nil, err
+	}
+	return strings.Fields(out), nil
+}
