@@ -2,6 +2,7 @@ package blame
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -279,4 +280,80 @@ func (r *Repo) revList(ctx context.Context, args ...string) ([]string, error) {
 		return nil, err
 	}
 	return strings.Fields(out), nil
+}
+
+// LinkResult is what LinkFrom carried.
+type LinkResult struct {
+	Commit  string   `json:"commit"`
+	Sources []string `json:"sources"`           // the noted commits matched against
+	Lines   int      `json:"lines"`             // lines of the commit with evidence afterwards
+	Files   []string `json:"files"`             // files with line evidence afterwards
+	Note    *Note    `json:"-"`                 // the note written; nil when none
+	Skipped []string `json:"skipped,omitempty"` // problems that did not stop the link
+}
+
+// LinkFrom matches commit rev by content against the notes of the commits
+// in rng (a rev-list range such as BASE..HEAD) and writes the carried
+// evidence into rev's note: for a commit made where no hook ran, such as a
+// forge's squash merge of a pull request whose commits' notes are here. An
+// empty rng means the noted commits of local branches that rev does not
+// contain (the most recent 200 commits). Only lines the squash left as the
+// pull request's commits wrote them carry.
+func LinkFrom(ctx context.Context, repo *Repo, rev, rng string) (*LinkResult, error) {
+	c, err := repo.Commit(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	if rng == "" {
+		ids, err = repo.revList(ctx, "--no-merges", "-n", strconv.Itoa(maxBranchScan), "--branches", "--not", c.ID)
+	} else {
+		ids, err = repo.revList(ctx, "--no-merges", "--end-of-options", rng)
+		if err != nil {
+			err = fmt.Errorf("%w: %s", ErrBadRevision, rng)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	noted, err := repo.notedCommits(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res := &LinkResult{Commit: c.ID, Sources: []string{}, Files: []string{}}
+	for _, id := range ids {
+		if noted[id] && id != c.ID {
+			res.Sources = append(res.Sources, id)
+		}
+	}
+	if len(res.Sources) == 0 {
+		return res, nil
+	}
+	added, err := repo.AddedLines(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	logf := func(format string, args ...any) { res.Skipped = append(res.Skipped, fmt.Sprintf(format, args...)) }
+	carried, err := carryFrom(ctx, repo, c, added, res.Sources, logf)
+	if err != nil {
+		return nil, err
+	}
+	if res.Note, err = writeMerged(ctx, repo, c.ID, carried, logf); err != nil || res.Note == nil {
+		return res, err
+	}
+	lines := map[string]bool{}
+	for _, r := range res.Note.Records {
+		if r.File == nil {
+			continue
+		}
+		if !slices.Contains(res.Files, *r.File) {
+			res.Files = append(res.Files, *r.File)
+		}
+		for _, l := range expand(r.Lines) {
+			lines[fmt.Sprintf("%s:%d", *r.File, l)] = true
+		}
+	}
+	slices.Sort(res.Files)
+	res.Lines = len(lines)
+	return res, nil
 }

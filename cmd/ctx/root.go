@@ -55,6 +55,8 @@ func newRootCmd(env *Env, f *format) *cobra.Command {
 		newMCPCmd(env, f), newDaemonCmd(env, f), newHooksCmd(env, f), newBlameCmd(env, f),
 		newIntegrationsCmd(env, f))
 	root.SetHelpCommand(newHelpCmd(root))
+
+	attachNotesLink(root, env, f)
 	return root
 }
 

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"ctx/blame"
+)
+
+// attachNotesLink adds "link" to the notes command, creating a bare notes
+// command when none exists yet.
+func attachNotesLink(root *cobra.Command, env *Env, f *format) {
+	var notes *cobra.Command
+	for _, c := range root.Commands() {
+		if c.Name() == "notes" {
+			notes = c
+		}
+	}
+	if notes == nil {
+		notes = &cobra.Command{Use: "notes", Short: "Work with the notes that link commits to agent evidence (refs/notes/ctx)"}
+		root.AddCommand(notes)
+	}
+	notes.AddCommand(newNotesLinkCmd(env, f))
+}
+
+func newNotesLinkCmd(env *Env, f *format) *cobra.Command {
+	var from, repoDir string
+	cmd := &cobra.Command{
+		Use:   "link REV [--from BASE..HEAD]",
+		Short: "Give a commit made where no hook ran (a forge's squash merge) the evidence of the commits it squashed",
+		Long: "link matches commit REV by content against the notes of the commits in --from\n" +
+			"(a range such as main..feature: the pull request's commits, whose notes are here)\n" +
+			"and adds the evidence of every line REV still has as those commits wrote it to\n" +
+			"REV's note. Without --from it uses the noted commits of local branches that REV\n" +
+			"does not contain. Lines the squash changed get no evidence. Running it again\n" +
+			"changes nothing.",
+		Example: "  git fetch && ctx notes link origin/main --from main..my-feature",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := f.check("text", "json"); err != nil {
+				return err
+			}
+			repo, err := blame.OpenRepo(c.Context(), repoDir)
+			if err != nil {
+				return blameErr(err)
+			}
+			res, err := blame.LinkFrom(c.Context(), repo, args[0], from)
+			if err != nil {
+				return blameErr(err)
+			}
+			if f.json() {
+				return writeJSON(env.Stdout, res)
+			}
+			w := env.Stdout
+			fmt.Fprintf(w, "commit %s: matched against %d noted commits\n", shortID(res.Commit), len(res.Sources))
+			if res.Note == nil {
+				fmt.Fprintln(w, "  no line carried")
+			} else {
+				fmt.Fprintf(w, "  %d lines with evidence in %d files: %v\n", res.Lines, len(res.Files), res.Files)
+			}
+			for _, p := range res.Skipped {
+				fmt.Fprintln(w, "  problem:", p)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&from, "from", "", "the squashed commits, as a range BASE..HEAD")
+	cmd.Flags().StringVar(&repoDir, "repo", ".", "a directory inside the repository")
+	return cmd
+}
