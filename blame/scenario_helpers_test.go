@@ -493,6 +493,9 @@ func (w *world) check() score {
 		}
 	}
 	w.hookProblems()
+	if st := w.git("status", "--porcelain"); st != "" {
+		w.t.Errorf("the hooks changed the work tree:\n%s", st)
+	}
 	return sc
 }
 

@@ -1,0 +1,175 @@
+package blame
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestFileMapLine(t *testing.T) {
+	// Old 10 lines; line 3 replaced by two lines, two lines inserted after
+	// line 6, lines 8-9 deleted.
+	m := &fileMap{newPath: "a", hunks: [][4]int{{3, 1, 3, 2}, {6, 0, 8, 2}, {8, 2, 11, 0}}}
+	want := map[int]int{1: 1, 2: 2, 3: 0, 4: 5, 5: 6, 6: 7, 7: 10, 8: 0, 9: 0, 10: 11}
+	for old, nw := range want {
+		got, ok := m.line(old)
+		if (nw == 0) == ok || (ok && got != nw) {
+			t.Errorf("line %d → %d,%v; want %d", old, got, ok, nw)
+		}
+	}
+	if _, ok := (&fileMap{}).line(1); ok {
+		t.Error("a deleted file maps a line")
+	}
+}
+
+// TestTreeMapsFollowsRenames: the diff between two commits moves lines,
+// drops changed ones and follows a rename even when only the old path is
+// asked for.
+func TestTreeMapsFollowsRenames(t *testing.T) {
+	ctx := context.Background()
+	s := newSandbox(t)
+	body := []string{}
+	for i := range 12 {
+		body = append(body, strings.Repeat("x", i+1)+" line of the file that makes it long enough to rename")
+	}
+	s.write("old name.go", strings.Join(body, "\n")+"\n")
+	s.write("same.go", "one\n")
+	s.write("gone.go", "bye\n")
+	c1 := s.commit("one")
+	s.git("mv", "old name.go", "new name.go")
+	changed := append([]string{"a new first line"}, body...)
+	changed[5] = "changed"
+	s.write("new name.go", strings.Join(changed, "\n")+"\n")
+	s.git("rm", "-q", "gone.go")
+	c2 := s.commit("two")
+	maps, err := s.repo.treeMaps(ctx, c1, c2, []string{"old name.go", "same.go", "gone.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := maps["old name.go"]
+	if m == nil || m.newPath != "new name.go" {
+		t.Fatalf("rename not followed: %+v", m)
+	}
+	if n, ok := m.line(1); !ok || n != 2 {
+		t.Errorf("line 1 → %d %v, want 2", n, ok)
+	}
+	if _, ok := m.line(5); ok {
+		t.Error("a changed line kept its place")
+	}
+	if _, ok := maps["same.go"]; ok {
+		t.Error("an unchanged file is in the diff")
+	}
+	if g := maps["gone.go"]; g == nil || g.newPath != "" {
+		t.Errorf("a deleted file maps: %+v", g)
+	}
+}
+
+// TestRewriteBadInput: an unreadable note on an old commit, a newer note
+// on the new commit, a binary file and a commit that does not exist are
+// logged and skipped; nothing crashes and nothing else is written.
+func TestRewriteBadInput(t *testing.T) {
+	ctx := context.Background()
+	s := newSandbox(t)
+	s.write("a.txt", "one\ntwo\n")
+	s.write("bin.dat", "a\x00b\nc\n")
+	c1 := s.commit("one")
+	s.write("a.txt", "zero\none\ntwo\n")
+	s.git("commit", "-q", "-a", "--amend", "--no-edit")
+	c2 := s.git("rev-parse", "HEAD")
+	var logs []string
+	logf := func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }
+
+	// Garbage on the old commit: logged, nothing carried.
+	if _, err := s.repo.GitIn(ctx, []byte("not json\n"), "notes", "--ref", NotesRef, "add", "-f", "-F", "-", c1); err != nil {
+		t.Fatal(err)
+	}
+	if err := Rewrite(ctx, s.repo, []Pair{{c1, c2}, {strings.Repeat("f", 40), c2}}, logf); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := s.repo.ReadNote(ctx, c2); n != nil {
+		t.Fatalf("a garbage note was carried: %+v", n)
+	}
+	if len(logs) == 0 || !strings.Contains(strings.Join(logs, "\n"), "not ctx JSON Lines") {
+		t.Fatalf("logs %q", logs)
+	}
+
+	// A valid note whose records name a text and a binary file: the text
+	// lines move, the binary record is dropped.
+	a, bin := "a.txt", "bin.dat"
+	good := &Note{Records: []Record{
+		{File: &a, Lines: [][2]int{{1, 2}}, CtxSessionID: "ses_" + strings.Repeat("a", 32), CtxEventIDs: []string{"evt_" + strings.Repeat("b", 32)}, Provider: "codex", NativeSessionID: "n", Match: MatchExactLine},
+		{File: &bin, Lines: [][2]int{{1, 1}}, CtxSessionID: "ses_" + strings.Repeat("a", 32), CtxEventIDs: []string{"evt_" + strings.Repeat("c", 32)}, Provider: "codex", NativeSessionID: "n", Match: MatchExactLine},
+	}}
+	if err := s.repo.WriteNote(ctx, c1, good); err != nil {
+		t.Fatal(err)
+	}
+	if err := Rewrite(ctx, s.repo, []Pair{{c1, c2}}, logf); err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.repo.ReadNote(ctx, c2)
+	if err != nil || n == nil || len(n.Records) != 1 || *n.Records[0].File != "a.txt" || !slices.Equal(n.Records[0].Lines, [][2]int{{2, 3}}) {
+		t.Fatalf("carried %+v %v", n, err)
+	}
+
+	// A note from a newer ctx on the new commit is left as it is.
+	newer := `{"ctx_notes":9}` + "\n"
+	if _, err := s.repo.GitIn(ctx, []byte(newer), "notes", "--ref", NotesRef, "add", "-f", "-F", "-", c2); err != nil {
+		t.Fatal(err)
+	}
+	if err := Rewrite(ctx, s.repo, []Pair{{c1, c2}}, logf); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.git("notes", "--ref", NotesRef, "show", c2); got+"\n" != newer {
+		t.Fatalf("a newer note was rewritten: %q", got)
+	}
+	if st := s.git("status", "--porcelain"); st != "" {
+		t.Fatalf("the work tree changed: %s", st)
+	}
+}
+
+// TestDerivedBadInput: post-commit on a detached HEAD still carries a
+// cherry-pick's note; LinkFrom rejects a bad range and an empty repository
+// clearly; a repository without commits has a readable state.
+func TestDerivedBadInput(t *testing.T) {
+	ctx := context.Background()
+	empty := newSandbox(t)
+	if st, err := empty.repo.State(ctx); err != nil || st.InRebase || len(st.Reflog) != 0 {
+		t.Fatalf("empty repository state %+v %v", st, err)
+	}
+	if _, err := LinkFrom(ctx, empty.repo, "HEAD", ""); !errors.Is(err, ErrNoCommits) {
+		t.Fatalf("no commits: %v", err)
+	}
+
+	s := newSandbox(t)
+	s.write("a.txt", "base\n")
+	s.commit("base")
+	s.git("checkout", "-q", "-b", "side")
+	s.write("p.txt", "picked line\n")
+	src := s.commit("pick me")
+	p := "p.txt"
+	if err := s.repo.WriteNote(ctx, src, &Note{Records: []Record{{File: &p, Lines: [][2]int{{1, 1}},
+		CtxSessionID: "ses_" + strings.Repeat("a", 32), CtxEventIDs: []string{"evt_" + strings.Repeat("b", 32)},
+		Provider: "codex", NativeSessionID: "n", Match: MatchExactLine}}}); err != nil {
+		t.Fatal(err)
+	}
+	s.git("checkout", "-q", "--detach", "main")
+	s.git("cherry-pick", src)
+	st, err := s.repo.State(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := Link(ctx, s.repo, "HEAD", LinkOptions{Home: filepath.Join(t.TempDir(), "none"), State: st})
+	if err != nil || n == nil || len(n.Records) != 1 || *n.Records[0].File != "p.txt" {
+		t.Fatalf("detached cherry-pick: %+v %v", n, err)
+	}
+	if _, err := LinkFrom(ctx, s.repo, "HEAD", "nope..side"); !errors.Is(err, ErrBadRevision) {
+		t.Fatalf("bad range: %v", err)
+	}
+	if st := s.git("status", "--porcelain"); st != "" {
+		t.Fatalf("the work tree changed: %s", st)
+	}
+}
