@@ -3,8 +3,13 @@ package blame
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
+	"slices"
 	"strings"
+	"time"
+
+	"ctx/query"
 )
 
 // Pair is one old → new line of post-rewrite's stdin.
@@ -82,4 +87,74 @@ func carryInto(ctx context.Context, repo *Repo, id string, olds []string, notes 
 	}
 	_, err = writeMerged(ctx, repo, c.ID, carried, logf)
 	return err
+}
+
+// LinkRebased links the commits a rebase made to the evidence of the
+// rebase's own time, as post-commit would have (git runs it during a rebase
+// but ctx leaves the rebase to post-rewrite): lines an agent wrote while the
+// rebase stopped, such as a conflict resolution or an edit stop, are
+// matched; older evidence travels with the carried notes. The window starts
+// at the earliest new commit's committer time less the margin; only line
+// records are kept (a session active during the rebase did not write the
+// rebased commits).
+func LinkRebased(ctx context.Context, repo *Repo, pairs []Pair, opts LinkOptions) error {
+	seen := map[string]bool{}
+	var commits []*CommitInfo
+	var earliest int64
+	for _, p := range pairs {
+		if seen[p.New] {
+			continue
+		}
+		seen[p.New] = true
+		c, err := repo.Commit(ctx, p.New)
+		if err != nil {
+			opts.logf("commit %s: not linked: %v", short(p.New), err)
+			continue
+		}
+		commits = append(commits, c)
+		if earliest == 0 || c.Time < earliest {
+			earliest = c.Time
+		}
+	}
+	if len(commits) == 0 {
+		return nil
+	}
+	if opts.Refresh {
+		refresh(ctx, opts)
+	}
+	rd, err := query.Open(opts.Home)
+	if query.CodeOf(err) == query.CodeNoHistory {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("open store: %w", err)
+	}
+	defer rd.Close()
+	margin := opts.Margin
+	if margin == 0 {
+		margin = DefaultMargin
+	}
+	w, err := Collect(ctx, rd, repo, time.Unix(earliest, 0).Add(-margin))
+	if err != nil {
+		return fmt.Errorf("read evidence: %w", err)
+	}
+	if len(w.Events) == 0 {
+		return nil
+	}
+	for _, c := range commits {
+		added, err := repo.AddedLines(ctx, c)
+		if err != nil {
+			opts.logf("commit %s: not linked: %v", short(c.ID), err)
+			continue
+		}
+		n := Match(added, w)
+		n.Records = slices.DeleteFunc(n.Records, func(r Record) bool { return r.File == nil })
+		if len(n.Records) == 0 {
+			continue
+		}
+		if _, err := writeMerged(ctx, repo, c.ID, n, opts.logf); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -46,6 +46,32 @@ func (w *world) feature(name string) []string {
 	return a
 }
 
+// resolveWith has a Claude Code session resolve the conflict in path: it
+// keeps both sides and adds two lines of its own (an Edit of the block).
+func (w *world) resolveWith(native, path string) {
+	w.t.Helper()
+	file := w.read(path)
+	start, end := -1, -1
+	for i, l := range file {
+		if strings.HasPrefix(l, "<<<<<<< ") && start < 0 {
+			start = i
+		}
+		if strings.HasPrefix(l, ">>>>>>> ") {
+			end = i
+		}
+	}
+	if start < 0 || end < start {
+		w.t.Fatalf("%s: no conflict", path)
+	}
+	var kept []string
+	for _, l := range file[start+1 : end] {
+		if l != "=======" && !strings.HasPrefix(l, "|||||||") {
+			kept = append(kept, l)
+		}
+	}
+	w.claudeReplace(native, path, file[start:end+1], append(kept, w.lines("claudeC", 2)...))
+}
+
 var scenarios = []struct {
 	name string
 	run  func(w *world)
@@ -140,25 +166,36 @@ var scenarios = []struct {
 		if out, err := w.run("git", "merge", "-q", "feature"); err == nil {
 			w.t.Fatalf("want a conflict: %s", out)
 		}
-		file := w.read("m.go")
-		start, end := index(file, "<<<<<<< HEAD"), -1
-		for i, l := range file {
-			if strings.HasPrefix(l, ">>>>>>> ") {
-				end = i
-			}
-		}
-		var kept []string
-		for _, l := range file[start+1 : end] {
-			if l != "=======" {
-				kept = append(kept, l)
-			}
-		}
-		w.claudeReplace(claudeC, "m.go", file[start:end+1], append(kept, w.lines("claudeC", 2)...))
+		w.resolveWith(claudeC, "m.go")
 		w.git("add", "m.go")
 		w.tick(time.Minute)
 		w.git("commit", "-q", "--no-edit")
 		if n := w.note("HEAD"); n == nil || len(n.Records) != 1 || n.Records[0].LineCount() != 2 {
 			w.t.Errorf("merge commit note %+v: want the two resolution lines only", n)
+		}
+	}},
+	{"rebase with a conflict resolved by an agent", func(w *world) {
+		w.human("m.go", nil, w.humanLines(3))
+		w.commit("m")
+		base := w.read("m.go")
+		w.git("checkout", "-q", "-b", "feature")
+		w.claudeWrite(claudeA, "c.go", w.lines("claudeA", 3))
+		w.claudeReplace(claudeA, "m.go", base[1:2], w.lines("claudeA", 2))
+		w.commit("feature edits m")
+		w.later("main")
+		w.humanReplace("m.go", base[1])
+		w.commit("main edits m")
+		w.git("checkout", "-q", "feature")
+		w.tick(time.Minute)
+		if out, err := w.run("git", "rebase", "-q", "main"); err == nil {
+			w.t.Fatalf("want a conflict: %s", out)
+		}
+		w.resolveWith(claudeC, "m.go")
+		w.git("add", "m.go")
+		w.tick(time.Minute)
+		w.git("rebase", "--continue")
+		if n := w.git("rev-list", "--count", "main..HEAD"); n != "1" {
+			w.t.Fatalf("rebase left %s commits", n)
 		}
 	}},
 	{"merge --squash", func(w *world) {

@@ -68,7 +68,14 @@ func run(ctx context.Context, opts RunOptions) error {
 		if opts.Stdin == nil {
 			return nil
 		}
-		return blame.Rewrite(ctx, repo, blame.ParseRewrite(opts.Stdin), logf)
+		pairs := blame.ParseRewrite(opts.Stdin)
+		if err := blame.Rewrite(ctx, repo, pairs, logf); err != nil {
+			return err
+		}
+		if len(opts.Args) > 0 && opts.Args[0] == "rebase" {
+			return blame.LinkRebased(ctx, repo, pairs, lo) // post-commit skipped the rebase's commits
+		}
+		return nil
 	}
 	return fmt.Errorf("unknown hook %q: want post-commit or post-rewrite", opts.Hook)
 }
