@@ -15,8 +15,14 @@
 //   - Record: one note line naming the lines of one file that one session's
 //     events wrote (match exact_line), or a session active in the window
 //     with no matching line (file null, match session_active).
-//   - Carry: on post-rewrite, a record moves to the new commit with the
-//     lines whose content the new commit still adds; the rest are dropped.
+//   - Carry: a record moves from an old commit to a new one (post-rewrite
+//     pairs; at post-commit, a cherry-pick's source or the commits a squash
+//     folded; ctx notes link for a forge's squash) with the lines the tree
+//     diff between the two leaves unchanged, following renames, and the new
+//     commit adds; the rest are dropped.
+//   - Derived commit: one git made from others without post-rewrite
+//     (cherry-pick, merge --squash, reset --soft then commit), told from a
+//     plain commit by the repository state (State) at no git cost.
 //   - Evidence: a record's event resolved through the pinned generation
 //     (timestamp, excerpt); in_store false when the event is gone.
 package blame
