@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -211,3 +212,94 @@ func expand(rs [][2]int) []int {
 }
 
 func unionRanges(a, b [][2]int) [][2]int { return ranges(append(expand(a), expand(b)...)) }
+
+// WriteNotes replaces the notes of many commits with one git fast-import
+// run: one commit on the notes ref, a fast-forward of its current value.
+// The committer is the user's (git var GIT_COMMITTER_IDENT), as for git
+// notes add.
+func (r *Repo) WriteNotes(ctx context.Context, notes map[string]*Note) error {
+	if len(notes) == 0 {
+		return nil
+	}
+	if len(notes) == 1 {
+		for c, n := range notes {
+			return r.WriteNote(ctx, c, n)
+		}
+	}
+	ident, err := r.Git(ctx, "var", "GIT_COMMITTER_IDENT")
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	msg := "Notes added by 'ctx hooks'\n"
+	fmt.Fprintf(&b, "commit %s\ncommitter %s\ndata %d\n%s", NotesRef, strings.TrimSpace(ident), len(msg), msg)
+	if _, err := r.Git(ctx, "rev-parse", "--verify", "--quiet", NotesRef); err == nil {
+		fmt.Fprintf(&b, "from %s^0\n", NotesRef)
+	}
+	commits := make([]string, 0, len(notes))
+	for c := range notes {
+		commits = append(commits, c)
+	}
+	slices.Sort(commits)
+	for _, c := range commits {
+		data := notes[c].Encode()
+		fmt.Fprintf(&b, "N inline %s\ndata %d\n", c, len(data))
+		b.Write(data)
+		b.WriteByte('\n')
+	}
+	b.WriteString("done\n")
+	_, err = r.GitIn(ctx, b.Bytes(), "fast-import", "--quiet", "--done")
+	return err
+}
+
+// readNotes reads the notes of commits with two git processes (the notes
+// listing and one cat-file --batch). A commit without a note is in neither
+// map; one whose note cannot be used (ErrBadNote, ErrNewerNote) is in bad.
+func (r *Repo) readNotes(ctx context.Context, commits []string) (notes map[string]*Note, bad map[string]error, err error) {
+	notes, bad = map[string]*Note{}, map[string]error{}
+	list, err := r.Git(ctx, "notes", "--ref", NotesRef, "list")
+	if err != nil {
+		return notes, bad, nil // no notes ref yet
+	}
+	blobs := map[string]string{}
+	for _, l := range strings.Split(list, "\n") {
+		if f := strings.Fields(l); len(f) == 2 {
+			blobs[f[1]] = f[0]
+		}
+	}
+	var want []string
+	var in bytes.Buffer
+	for _, c := range commits {
+		if b, ok := blobs[c]; ok && !slices.Contains(want, c) {
+			want = append(want, c)
+			in.WriteString(b + "\n")
+		}
+	}
+	if len(want) == 0 {
+		return notes, bad, nil
+	}
+	out, err := r.GitIn(ctx, in.Bytes(), "cat-file", "--batch")
+	if err != nil {
+		return nil, nil, err
+	}
+	rest := out
+	for _, c := range want {
+		head, body, ok := strings.Cut(rest, "\n")
+		f := strings.Fields(head)
+		if !ok || len(f) != 3 {
+			return nil, nil, fmt.Errorf("notes of %s: cat-file: %q", short(c), head)
+		}
+		size, err := strconv.Atoi(f[2])
+		if err != nil || size+1 > len(body) {
+			return nil, nil, fmt.Errorf("notes of %s: cat-file: %q", short(c), head)
+		}
+		n, perr := ParseNote([]byte(body[:size]))
+		if perr != nil {
+			bad[c] = perr
+		} else {
+			notes[c] = n
+		}
+		rest = body[size+1:]
+	}
+	return notes, bad, nil
+}

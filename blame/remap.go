@@ -3,6 +3,7 @@ package blame
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -227,33 +228,52 @@ func hunkRange(s string) (start, count int) {
 // no line are dropped, commit-level records carry as they are. The result
 // is the union over the old commits.
 func carryNotes(ctx context.Context, repo *Repo, c *CommitInfo, added *Added, olds []string, notes func(string) *Note) (*Note, error) {
-	addedAt := map[string]map[int]bool{}
-	for p, ls := range added.Files {
-		set := map[int]bool{}
-		for _, l := range ls {
-			set[l.N] = true
+	maps := map[string]map[string]*fileMap{}
+	for _, old := range olds {
+		if n := notes(old); n != nil && old != c.ID {
+			if paths := recordPaths(n); len(paths) > 0 {
+				m, err := repo.treeMaps(ctx, old, c.ID, paths)
+				if err != nil {
+					return nil, err
+				}
+				maps[old] = m
+			}
 		}
-		addedAt[p] = set
+	}
+	return carryWith(c.ID, added, olds, notes, func(old string) map[string]*fileMap { return maps[old] }), nil
+}
+
+// recordPaths lists the files a note's line records name.
+func recordPaths(n *Note) []string {
+	var paths []string
+	for _, r := range n.Records {
+		if r.File != nil && !slices.Contains(paths, *r.File) {
+			paths = append(paths, *r.File)
+		}
+	}
+	return paths
+}
+
+// carryWith carries the notes of olds onto commit id through the file maps
+// of each old commit (a path without a map is unchanged).
+func carryWith(id string, added *Added, olds []string, notes func(string) *Note, mapsOf func(old string) map[string]*fileMap) *Note {
+	addedAt := map[string]map[int]bool{}
+	if added != nil {
+		for p, ls := range added.Files {
+			set := map[int]bool{}
+			for _, l := range ls {
+				set[l.N] = true
+			}
+			addedAt[p] = set
+		}
 	}
 	out := &Note{}
 	for _, old := range olds {
 		n := notes(old)
-		if n == nil || old == c.ID {
+		if n == nil || old == id {
 			continue
 		}
-		var paths []string
-		for _, r := range n.Records {
-			if r.File != nil && !slices.Contains(paths, *r.File) {
-				paths = append(paths, *r.File)
-			}
-		}
-		var maps map[string]*fileMap
-		if len(paths) > 0 {
-			var err error
-			if maps, err = repo.treeMaps(ctx, old, c.ID, paths); err != nil {
-				return nil, err
-			}
-		}
+		maps := mapsOf(old)
 		carried := &Note{}
 		for _, r := range n.Records {
 			if r.File == nil {
@@ -278,6 +298,162 @@ func carryNotes(ctx context.Context, repo *Repo, c *CommitInfo, added *Added, ol
 			carried.Records = append(carried.Records, r)
 		}
 		out.Merge(carried)
+	}
+	return out
+}
+
+// diffBatch runs one git diff-tree --stdin over pairs of objects and
+// returns each pair's patch, in order (--always heads every one, empty or
+// not, with a line holding the second object's id).
+func (r *Repo) diffBatch(ctx context.Context, pairs [][2]string, paths []string) ([]string, error) {
+	var in strings.Builder
+	for _, p := range pairs {
+		in.WriteString(p[1] + " " + p[0] + "\n") // "<commit> <parent>": the diff from p[0] to p[1]
+	}
+	args := []string{"-c", "core.quotePath=false", "diff-tree", "--stdin", "--always", "-U0", "-r", "-M",
+		"--no-color", "--no-ext-diff", "--no-textconv"}
+	if paths != nil {
+		args = append(args, "--")
+		for _, p := range paths {
+			args = append(args, ":(literal)"+p)
+		}
+	}
+	out, err := r.GitIn(ctx, []byte(in.String()), args...)
+	if err != nil {
+		return nil, err
+	}
+	blocks := make([]string, 0, len(pairs))
+	var cur strings.Builder
+	k := 0 // headers seen
+	for _, l := range strings.SplitAfter(out, "\n") {
+		if k < len(pairs) && strings.TrimRight(l, "\n") == pairs[k][1] {
+			if k > 0 {
+				blocks = append(blocks, cur.String())
+				cur.Reset()
+			}
+			k++
+			continue
+		}
+		cur.WriteString(l)
+	}
+	if k > 0 {
+		blocks = append(blocks, cur.String())
+	}
+	if len(blocks) != len(pairs) {
+		return nil, fmt.Errorf("git diff-tree --stdin: %d patches for %d pairs", len(blocks), len(pairs))
+	}
+	return blocks, nil
+}
+
+// commitsParents reads the parents and committer times of commits with
+// one git process.
+func (r *Repo) commitsParents(ctx context.Context, ids []string) ([]*CommitInfo, error) {
+	out, err := r.GitIn(ctx, []byte(strings.Join(ids, "\n")+"\n"), "log", "--no-walk=unsorted", "--stdin",
+		"--format=%H%x00%P%x00%ct")
+	if err != nil {
+		return nil, err
+	}
+	var cs []*CommitInfo
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		f := strings.Split(l, "\x00")
+		if len(f) != 3 {
+			continue
+		}
+		c := &CommitInfo{ID: f[0], Parents: strings.Fields(f[1])}
+		c.Time, _ = strconv.ParseInt(f[2], 10, 64)
+		if len(c.Parents) > 0 {
+			c.Parent = c.Parents[0]
+		}
+		cs = append(cs, c)
+	}
+	return cs, nil
+}
+
+// addedBatch is AddedLines for many commits with one git process (root
+// commits, rare in a rewrite, take one each).
+func (r *Repo) addedBatch(ctx context.Context, commits []*CommitInfo) (map[string]*Added, error) {
+	out := map[string]*Added{}
+	var pairs [][2]string
+	for _, c := range commits {
+		if c.Parent == "" {
+			a, err := r.AddedLines(ctx, c)
+			if err != nil {
+				return nil, err
+			}
+			out[c.ID] = a
+			continue
+		}
+		for _, p := range c.Parents {
+			pairs = append(pairs, [2]string{p, c.ID})
+		}
+	}
+	if len(pairs) == 0 {
+		return out, nil
+	}
+	blocks, err := r.diffBatch(ctx, pairs, nil)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range pairs {
+		a := parseDiff(blocks[i])
+		if prev, ok := out[p[1]]; ok {
+			prev.intersect(a) // a merge: new against every parent
+			continue
+		}
+		out[p[1]] = a
+	}
+	return out, nil
+}
+
+// mapsBatch diffs every old commit with a note against its new commit in
+// one git process, limited to the notes' files; a pair where a file is
+// gone is diffed again on its own to follow renames.
+func (r *Repo) mapsBatch(ctx context.Context, byNew map[string][]string, notes func(string) *Note) (map[Pair]map[string]*fileMap, error) {
+	var pairs [][2]string
+	var paths []string
+	need := map[Pair][]string{}
+	for nw, olds := range byNew {
+		for _, old := range olds {
+			n := notes(old)
+			if n == nil || old == nw {
+				continue
+			}
+			ps := recordPaths(n)
+			if len(ps) == 0 {
+				continue
+			}
+			need[Pair{old, nw}] = ps
+			pairs = append(pairs, [2]string{old, nw})
+			for _, p := range ps {
+				if !slices.Contains(paths, p) {
+					paths = append(paths, p)
+				}
+			}
+		}
+	}
+	out := map[Pair]map[string]*fileMap{}
+	if len(pairs) == 0 {
+		return out, nil
+	}
+	blocks, err := r.diffBatch(ctx, pairs, paths)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range pairs {
+		key := Pair{p[0], p[1]}
+		m := parseMaps(blocks[i])
+		gone := false
+		for _, f := range need[key] {
+			if fm, ok := m[f]; ok && fm.newPath == "" {
+				gone = true
+			}
+		}
+		if gone {
+			if m, err = r.treeMaps(ctx, p[0], p[1], need[key]); err != nil {
+				return nil, err
+			}
+		}
+		out[key] = m
 	}
 	return out, nil
 }

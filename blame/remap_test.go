@@ -173,3 +173,48 @@ func TestDerivedBadInput(t *testing.T) {
 		t.Fatalf("the work tree changed: %s", st)
 	}
 }
+
+// TestAddedBatchEqualsAddedLines: the one-process batch gives every commit,
+// a merge included, the added lines AddedLines gives it alone.
+func TestAddedBatchEqualsAddedLines(t *testing.T) {
+	ctx := context.Background()
+	s := newSandbox(t)
+	s.write("a.txt", "1\n2\n3\n")
+	s.commit("one")
+	s.git("checkout", "-q", "-b", "side")
+	s.write("a.txt", "1\n2\n3\nside\n")
+	s.write("b.txt", "b\n")
+	s.commit("side")
+	s.git("checkout", "-q", "main")
+	s.write("a.txt", "main\n1\n2\n3\n")
+	s.commit("main")
+	s.git("merge", "-q", "--no-edit", "side")
+	s.write("a.txt", "main\n1\n2\nevil\n3\nside\n")
+	s.git("commit", "-q", "-a", "--amend", "--no-edit")
+	ids := strings.Fields(s.git("rev-list", "--reverse", "HEAD"))
+	cs, err := s.repo.commitsParents(ctx, ids)
+	if err != nil || len(cs) != len(ids) {
+		t.Fatalf("%d commits: %v", len(cs), err)
+	}
+	batch, err := s.repo.addedBatch(ctx, cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		c, err := s.repo.Commit(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		one, err := s.repo.AddedLines(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(one.Files) != fmt.Sprint(batch[id].Files) {
+			t.Errorf("%s: batch %v, alone %v", c.Subject, batch[id].Files, one.Files)
+		}
+	}
+	merge, _ := s.repo.Commit(ctx, "HEAD")
+	if got, _ := s.repo.AddedLines(ctx, merge); len(got.Files) != 1 || len(got.Files["a.txt"]) != 1 || got.Files["a.txt"][0].Text != "evil" {
+		t.Errorf("merge adds %v, want only its own line", got.Files)
+	}
+}

@@ -3,6 +3,7 @@ package blame
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -34,127 +35,125 @@ func ParseRewrite(r io.Reader) []Pair {
 // paths) and are dropped when none remain; commit-level records carry as
 // they are. Several old commits rewritten into one (a squash) give the
 // union, merged with the note the new commit already has. Problems with one
-// commit are logged and skipped.
+// commit are logged and skipped. The git work is batched: a handful of git
+// processes whatever the number of commits.
 func Rewrite(ctx context.Context, repo *Repo, pairs []Pair, logf func(string, ...any)) error {
+	return rewrite(ctx, repo, pairs, logf, nil)
+}
+
+// RewriteAndLink is Rewrite for a rebase: it also links the new commits to
+// the evidence of the rebase's own time, as post-commit would have (git
+// runs post-commit during a rebase but ctx leaves the rebase to
+// post-rewrite), so lines an agent wrote while the rebase stopped, such as
+// a conflict resolution or an edit stop, are matched; older evidence
+// travels with the carried notes. The window starts at the earliest new
+// commit's committer time less the margin; only line records are kept (a
+// session active during the rebase did not write the rebased commits).
+func RewriteAndLink(ctx context.Context, repo *Repo, pairs []Pair, opts LinkOptions) error {
+	return rewrite(ctx, repo, pairs, opts.logf, &opts)
+}
+
+func rewrite(ctx context.Context, repo *Repo, pairs []Pair, logf func(string, ...any), link *LinkOptions) error {
 	byNew := map[string][]string{}
-	var order, olds []string
+	var news, all []string
 	for _, p := range pairs {
 		if _, ok := byNew[p.New]; !ok {
-			order = append(order, p.New)
+			news = append(news, p.New)
 		}
 		byNew[p.New] = append(byNew[p.New], p.Old)
-		olds = append(olds, p.Old)
+		all = append(all, p.Old)
 	}
-	nc, err := NewNoteCache(ctx, repo)
+	notes, bad, err := repo.readNotes(ctx, append(all, news...))
 	if err != nil {
 		return err
 	}
-	if err := nc.Load(ctx, olds); err != nil {
-		return err
-	}
-	for _, msg := range nc.Problems {
-		logf("%s; not carried", msg)
-	}
-	for _, id := range order {
-		if err := carryInto(ctx, repo, id, byNew[id], nc.Note, logf); err != nil {
-			logf("commit %s: notes not carried: %v", short(id), err)
+	for _, old := range all {
+		if e := bad[old]; e != nil {
+			logf("commit %s: note not carried: %v", short(old), e)
 		}
 	}
-	return nil
-}
-
-// carryInto carries the notes of olds onto commit id and writes the union
-// with id's own note.
-func carryInto(ctx context.Context, repo *Repo, id string, olds []string, notes func(string) *Note, logf func(string, ...any)) error {
-	have := false
-	for _, o := range olds {
-		have = have || notes(o) != nil
+	note := func(id string) *Note { return notes[id] }
+	if link == nil { // only commits with something to carry need looking at
+		news = slices.DeleteFunc(news, func(id string) bool {
+			return !slices.ContainsFunc(byNew[id], func(o string) bool { return notes[o] != nil })
+		})
 	}
-	if !have {
+	if len(news) == 0 {
 		return nil
 	}
-	c, err := repo.Commit(ctx, id)
+	commits, err := repo.commitsParents(ctx, news)
 	if err != nil {
 		return err
 	}
-	added, err := repo.AddedLines(ctx, c)
+	added, err := repo.addedBatch(ctx, commits)
 	if err != nil {
 		return err
 	}
-	carried, err := carryNotes(ctx, repo, c, added, olds, notes)
+	maps, err := repo.mapsBatch(ctx, byNew, note)
 	if err != nil {
 		return err
 	}
-	_, err = writeMerged(ctx, repo, c.ID, carried, logf)
-	return err
+	var w *Written
+	if link != nil {
+		if w, err = rebaseEvidence(ctx, repo, commits, *link); err != nil {
+			logf("not linked: %v", err)
+		}
+	}
+	out := map[string]*Note{}
+	for _, c := range commits {
+		a := added[c.ID]
+		n := carryWith(c.ID, a, byNew[c.ID], note, func(old string) map[string]*fileMap { return maps[Pair{old, c.ID}] })
+		if w != nil {
+			fresh := Match(a, w)
+			fresh.Records = slices.DeleteFunc(fresh.Records, func(r Record) bool { return r.File == nil })
+			n.Merge(fresh)
+		}
+		if len(n.Records) == 0 {
+			continue
+		}
+		switch e := bad[c.ID]; {
+		case errors.Is(e, ErrNewerNote):
+			logf("commit %s: %v; left as is", short(c.ID), e)
+			continue
+		case e != nil:
+			logf("commit %s: existing note ignored: %v", short(c.ID), e)
+		case notes[c.ID] != nil:
+			have := notes[c.ID]
+			merged := &Note{Records: slices.Clone(have.Records)}
+			merged.Merge(n)
+			if string(merged.Encode()) == string(have.Encode()) {
+				continue // nothing new
+			}
+			n = merged
+		}
+		out[c.ID] = n
+	}
+	return repo.WriteNotes(ctx, out)
 }
 
-// LinkRebased links the commits a rebase made to the evidence of the
-// rebase's own time, as post-commit would have (git runs it during a rebase
-// but ctx leaves the rebase to post-rewrite): lines an agent wrote while the
-// rebase stopped, such as a conflict resolution or an edit stop, are
-// matched; older evidence travels with the carried notes. The window starts
-// at the earliest new commit's committer time less the margin; only line
-// records are kept (a session active during the rebase did not write the
-// rebased commits).
-func LinkRebased(ctx context.Context, repo *Repo, pairs []Pair, opts LinkOptions) error {
-	seen := map[string]bool{}
-	var commits []*CommitInfo
+// rebaseEvidence collects the evidence since the earliest of commits'
+// committer times less the margin; nil when nothing is imported.
+func rebaseEvidence(ctx context.Context, repo *Repo, commits []*CommitInfo, opts LinkOptions) (*Written, error) {
 	var earliest int64
-	for _, p := range pairs {
-		if seen[p.New] {
-			continue
-		}
-		seen[p.New] = true
-		c, err := repo.Commit(ctx, p.New)
-		if err != nil {
-			opts.logf("commit %s: not linked: %v", short(p.New), err)
-			continue
-		}
-		commits = append(commits, c)
+	for _, c := range commits {
 		if earliest == 0 || c.Time < earliest {
 			earliest = c.Time
 		}
-	}
-	if len(commits) == 0 {
-		return nil
 	}
 	if opts.Refresh {
 		refresh(ctx, opts)
 	}
 	rd, err := query.Open(opts.Home)
 	if query.CodeOf(err) == query.CodeNoHistory {
-		return nil
+		return nil, nil
 	}
 	if err != nil {
-		return fmt.Errorf("open store: %w", err)
+		return nil, fmt.Errorf("open store: %w", err)
 	}
 	defer rd.Close()
 	margin := opts.Margin
 	if margin == 0 {
 		margin = DefaultMargin
 	}
-	w, err := Collect(ctx, rd, repo, time.Unix(earliest, 0).Add(-margin))
-	if err != nil {
-		return fmt.Errorf("read evidence: %w", err)
-	}
-	if len(w.Events) == 0 {
-		return nil
-	}
-	for _, c := range commits {
-		added, err := repo.AddedLines(ctx, c)
-		if err != nil {
-			opts.logf("commit %s: not linked: %v", short(c.ID), err)
-			continue
-		}
-		n := Match(added, w)
-		n.Records = slices.DeleteFunc(n.Records, func(r Record) bool { return r.File == nil })
-		if len(n.Records) == 0 {
-			continue
-		}
-		if _, err := writeMerged(ctx, repo, c.ID, n, opts.logf); err != nil {
-			return err
-		}
-	}
-	return nil
+	return Collect(ctx, rd, repo, time.Unix(earliest, 0).Add(-margin))
 }

@@ -69,13 +69,10 @@ func run(ctx context.Context, opts RunOptions) error {
 			return nil
 		}
 		pairs := blame.ParseRewrite(opts.Stdin)
-		if err := blame.Rewrite(ctx, repo, pairs, logf); err != nil {
-			return err
-		}
 		if len(opts.Args) > 0 && opts.Args[0] == "rebase" {
-			return blame.LinkRebased(ctx, repo, pairs, lo) // post-commit skipped the rebase's commits
+			return blame.RewriteAndLink(ctx, repo, pairs, lo) // post-commit skipped the rebase's commits
 		}
-		return nil
+		return blame.Rewrite(ctx, repo, pairs, logf)
 	}
 	return fmt.Errorf("unknown hook %q: want post-commit or post-rewrite", opts.Hook)
 }
