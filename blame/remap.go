@@ -348,8 +348,8 @@ func (r *Repo) diffBatch(ctx context.Context, pairs [][2]string, paths []string)
 // commitsParents reads the parents and committer times of commits with
 // one git process.
 func (r *Repo) commitsParents(ctx context.Context, ids []string) ([]*CommitInfo, error) {
-	out, err := r.GitIn(ctx, []byte(strings.Join(ids, "\n")+"\n"), "log", "--no-walk=unsorted", "--stdin",
-		"--format=%H%x00%P%x00%ct")
+	out, err := r.GitIn(ctx, []byte(strings.Join(ids, "\n")+"\n"), "log", "--no-walk=unsorted", "--ignore-missing",
+		"--stdin", "--format=%H%x00%P%x00%ct")
 	if err != nil {
 		return nil, err
 	}

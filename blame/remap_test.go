@@ -107,8 +107,11 @@ func TestRewriteBadInput(t *testing.T) {
 	if err := s.repo.WriteNote(ctx, c1, good); err != nil {
 		t.Fatal(err)
 	}
-	if err := Rewrite(ctx, s.repo, []Pair{{c1, c2}}, logf); err != nil {
+	if err := Rewrite(ctx, s.repo, []Pair{{c1, c2}, {c1, strings.Repeat("e", 40)}}, logf); err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(logs, "\n"), "eeeeeeeeeeee: not found") {
+		t.Errorf("a missing new commit was not reported: %q", logs)
 	}
 	n, err := s.repo.ReadNote(ctx, c2)
 	if err != nil || n == nil || len(n.Records) != 1 || *n.Records[0].File != "a.txt" || !slices.Equal(n.Records[0].Lines, [][2]int{{2, 3}}) {

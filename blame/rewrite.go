@@ -85,11 +85,20 @@ func rewrite(ctx context.Context, repo *Repo, pairs []Pair, logf func(string, ..
 	if err != nil {
 		return err
 	}
+	found := map[string][]string{}
+	for _, c := range commits {
+		found[c.ID] = byNew[c.ID]
+	}
+	for _, id := range news {
+		if found[id] == nil {
+			logf("commit %s: not found; notes not carried", short(id))
+		}
+	}
 	added, err := repo.addedBatch(ctx, commits)
 	if err != nil {
 		return err
 	}
-	maps, err := repo.mapsBatch(ctx, byNew, note)
+	maps, err := repo.mapsBatch(ctx, found, note)
 	if err != nil {
 		return err
 	}
@@ -102,6 +111,9 @@ func rewrite(ctx context.Context, repo *Repo, pairs []Pair, logf func(string, ..
 	out := map[string]*Note{}
 	for _, c := range commits {
 		a := added[c.ID]
+		if a == nil {
+			continue
+		}
 		n := carryWith(c.ID, a, byNew[c.ID], note, func(old string) map[string]*fileMap { return maps[Pair{old, c.ID}] })
 		if w != nil {
 			fresh := Match(a, w)
