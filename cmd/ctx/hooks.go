@@ -23,7 +23,9 @@ func newHooksCmd(env *Env, f *format) *cobra.Command {
 		Short: "Install, remove or inspect the git hooks that link commits to agent evidence",
 		Long: "ctx hooks installs post-commit and post-rewrite hooks in a repository. They record,\n" +
 			"as git notes under refs/notes/ctx, which agent sessions and events wrote the lines\n" +
-			"of each commit; ctx blame reads them. A hook never fails or blocks a commit.",
+			"of each commit; ctx blame reads them. Amend, rebase, cherry-pick, merge --squash and\n" +
+			"reset --soft carry the evidence to the new commits; a squash merged by a forge gets it\n" +
+			"with ctx notes link (ctx docs show notes-format). A hook never fails or blocks a commit.",
 	}
 	cmd.PersistentFlags().StringVar(&opts.Repo, "repo", ".", "a directory inside the repository")
 	verb := func(use, short string, do func(context.Context, hooks.Options) (*hooks.Result, error)) *cobra.Command {
