@@ -85,12 +85,15 @@ type SessionLines struct {
 	Lines           int    `json:"lines"`
 }
 
-// BlamePR aggregates the notes of the commits in rng (BASE..HEAD).
+// BlamePR aggregates the notes of the commits in rng (BASE..HEAD). A merge
+// counts only its own lines (new against every parent, such as a conflict
+// resolution): the lines it brings are counted with the commits that wrote
+// them.
 func BlamePR(ctx context.Context, repo *Repo, rng string) (*PRView, error) {
 	if !strings.Contains(rng, "..") || strings.Contains(rng, "...") {
 		return nil, fmt.Errorf("%w: want BASE..HEAD", ErrBadRevision)
 	}
-	out, err := repo.Git(ctx, "rev-list", "--no-merges", "--end-of-options", rng)
+	out, err := repo.Git(ctx, "rev-list", "--end-of-options", rng)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s", ErrBadRevision, rng)
 	}
