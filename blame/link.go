@@ -106,19 +106,24 @@ func matchStore(ctx context.Context, repo *Repo, c *CommitInfo, added *Added, op
 	return Match(added, w), nil
 }
 
-// carryFrom loads the notes of srcs and carries them onto c.
+// carryFrom loads the notes of srcs and carries them onto c, with a fixed
+// number of git processes however many sources there are.
 func carryFrom(ctx context.Context, repo *Repo, c *CommitInfo, added *Added, srcs []string, logf func(string, ...any)) (*Note, error) {
-	nc, err := NewNoteCache(ctx, repo)
+	notes, bad, err := repo.readNotes(ctx, srcs)
 	if err != nil {
 		return nil, err
 	}
-	if err := nc.Load(ctx, srcs); err != nil {
+	for _, s := range srcs {
+		if e := bad[s]; e != nil {
+			logf("commit %s: note not carried: %v", short(s), e)
+		}
+	}
+	note := func(id string) *Note { return notes[id] }
+	maps, err := repo.mapsBatch(ctx, map[string][]string{c.ID: srcs}, note)
+	if err != nil {
 		return nil, err
 	}
-	for _, msg := range nc.Problems {
-		logf("%s; not carried", msg)
-	}
-	return carryNotes(ctx, repo, c, added, srcs, nc.Note)
+	return carryWith(c.ID, added, srcs, note, func(old string) map[string]*fileMap { return maps[Pair{old, c.ID}] }), nil
 }
 
 // writeMerged merges n with the note already on commit and writes it; an

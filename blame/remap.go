@@ -222,27 +222,6 @@ func hunkRange(s string) (start, count int) {
 	return start, count
 }
 
-// carryNotes maps the line records of each old commit's note onto commit
-// c: a line keeps its evidence when the tree diff from the old commit to c
-// leaves it unchanged (following renames) and c adds it; records left with
-// no line are dropped, commit-level records carry as they are. The result
-// is the union over the old commits.
-func carryNotes(ctx context.Context, repo *Repo, c *CommitInfo, added *Added, olds []string, notes func(string) *Note) (*Note, error) {
-	maps := map[string]map[string]*fileMap{}
-	for _, old := range olds {
-		if n := notes(old); n != nil && old != c.ID {
-			if paths := recordPaths(n); len(paths) > 0 {
-				m, err := repo.treeMaps(ctx, old, c.ID, paths)
-				if err != nil {
-					return nil, err
-				}
-				maps[old] = m
-			}
-		}
-	}
-	return carryWith(c.ID, added, olds, notes, func(old string) map[string]*fileMap { return maps[old] }), nil
-}
-
 // recordPaths lists the files a note's line records name.
 func recordPaths(n *Note) []string {
 	var paths []string
