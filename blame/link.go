@@ -46,8 +46,8 @@ func (o *LinkOptions) logf(format string, args ...any) {
 // Link attributes the lines commit rev added to agent evidence and writes
 // the note (merged with a note already there). With opts.State it also
 // carries the notes of the commits rev was derived from (a cherry-pick's
-// source, the commits a squash folded). It
-// returns the note, nil when there is no evidence.
+// source, the commits a squash folded). It returns the note, nil when
+// there is no new evidence.
 func Link(ctx context.Context, repo *Repo, rev string, opts LinkOptions) (*Note, error) {
 	c, err := repo.Commit(ctx, rev)
 	if err != nil {
@@ -56,41 +56,45 @@ func Link(ctx context.Context, repo *Repo, rev string, opts LinkOptions) (*Note,
 	if opts.Refresh {
 		refresh(ctx, opts)
 	}
+	var srcs []string
+	if opts.State != nil {
+		if srcs, err = repo.derivedFrom(ctx, c, opts.State); err != nil {
+			opts.logf("commit %s: sources not searched: %v", short(c.ID), err)
+		}
+	}
+	rd, err := query.Open(opts.Home)
+	noStore := query.CodeOf(err) == query.CodeNoHistory
+	switch {
+	case noStore && len(srcs) == 0:
+		return nil, nil
+	case err != nil && !noStore:
+		return nil, fmt.Errorf("open store: %w", err)
+	case !noStore:
+		defer rd.Close()
+	}
 	added, err := repo.AddedLines(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	n, err := matchStore(ctx, repo, c, added, opts)
-	if err != nil {
-		return nil, err
+	n := &Note{}
+	if !noStore {
+		if n, err = matchStore(ctx, rd, repo, c, added, opts); err != nil {
+			return nil, err
+		}
 	}
-	if opts.State != nil {
-		srcs, err := repo.derivedFrom(ctx, c, opts.State)
+	if len(srcs) > 0 {
+		carried, err := carryFrom(ctx, repo, c, added, srcs, opts.logf)
 		if err != nil {
-			opts.logf("commit %s: sources not searched: %v", short(c.ID), err)
+			return nil, err
 		}
-		if len(srcs) > 0 {
-			carried, err := carryFrom(ctx, repo, c, added, srcs, opts.logf)
-			if err != nil {
-				return nil, err
-			}
-			n.Merge(carried)
-		}
+		n.Merge(carried)
 	}
 	return writeMerged(ctx, repo, c.ID, n, opts.logf)
 }
 
-// matchStore matches the added lines against the store's evidence; an
-// empty note when nothing is imported.
-func matchStore(ctx context.Context, repo *Repo, c *CommitInfo, added *Added, opts LinkOptions) (*Note, error) {
-	rd, err := query.Open(opts.Home)
-	if query.CodeOf(err) == query.CodeNoHistory {
-		return &Note{}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("open store: %w", err)
-	}
-	defer rd.Close()
+// matchStore matches the added lines against the store's evidence of the
+// commit's window.
+func matchStore(ctx context.Context, rd *query.Reader, repo *Repo, c *CommitInfo, added *Added, opts LinkOptions) (*Note, error) {
 	margin := opts.Margin
 	if margin == 0 {
 		margin = DefaultMargin
@@ -127,8 +131,12 @@ func carryFrom(ctx context.Context, repo *Repo, c *CommitInfo, added *Added, src
 }
 
 // writeMerged merges n with the note already on commit and writes it; an
-// unreadable existing note is replaced (and logged).
+// unreadable existing note is replaced (and logged). An empty n writes
+// nothing.
 func writeMerged(ctx context.Context, repo *Repo, commit string, n *Note, logf func(string, ...any)) (*Note, error) {
+	if len(n.Records) == 0 {
+		return nil, nil
+	}
 	old, err := repo.ReadNote(ctx, commit)
 	switch {
 	case errors.Is(err, ErrNewerNote):
