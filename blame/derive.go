@@ -20,7 +20,7 @@ const (
 )
 
 // State is what the git directory says about the commit just made. It is
-// read with one git process and two small file reads, so post-commit can
+// read with one git process and a few small file reads, so post-commit can
 // tell a cherry-pick, a squash or a rebase from a plain commit at no cost.
 type State struct {
 	InRebase       bool

@@ -221,3 +221,72 @@ func TestAddedBatchEqualsAddedLines(t *testing.T) {
 		t.Errorf("merge adds %v, want only its own line", got.Files)
 	}
 }
+
+// TestDerivedFromSignals: each signal names its sources, and a plain commit
+// names none even with a stale ORIG_HEAD and reflog around.
+func TestDerivedFromSignals(t *testing.T) {
+	ctx := context.Background()
+	s := newSandbox(t)
+	s.write("a.txt", "a\n")
+	base := s.commit("base")
+	s.write("b.txt", "b\n")
+	side := s.commit("side")
+	s.git("reset", "-q", "--hard", base) // ORIG_HEAD = side, HEAD = base
+	s.write("c.txt", "c\n")
+	afterHard := s.commit("after a hard reset")
+	s.write("c.txt", "c\nd\n")
+	plain := s.commit("plain")
+	derived := func(rev string, edit func(*State)) []string {
+		t.Helper()
+		c, err := s.repo.Commit(ctx, rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := s.repo.State(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if edit != nil {
+			edit(st)
+		}
+		got, err := s.repo.derivedFrom(ctx, c, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	if got := derived(plain, nil); len(got) != 0 {
+		t.Fatalf("a plain commit is derived from %v", got)
+	}
+	// The reflog says reset then commit: the commits reset away. After a
+	// hard reset they carry nothing the new commit did not keep.
+	s.git("reset", "-q", "--soft", base)
+	s.git("commit", "-q", "-m", "again")
+	if got := derived("HEAD", nil); !slices.Equal(got, []string{afterHard, plain}) && !slices.Equal(got, []string{plain, afterHard}) {
+		t.Fatalf("reset --soft: %v, want %s and %s", got, afterHard, plain)
+	}
+	b := "b.txt"
+	if err := s.repo.WriteNote(ctx, side, &Note{Records: []Record{{File: &b, Lines: [][2]int{{1, 1}},
+		CtxSessionID: "ses_" + strings.Repeat("a", 32), CtxEventIDs: []string{"evt_" + strings.Repeat("b", 32)},
+		Provider: "codex", NativeSessionID: "n", Match: MatchExactLine}}}); err != nil {
+		t.Fatal(err)
+	}
+	hard, _ := s.repo.Commit(ctx, afterHard)
+	added, _ := s.repo.AddedLines(ctx, hard)
+	if n, err := carryFrom(ctx, s.repo, hard, added, []string{side}, t.Logf); err != nil || len(n.Records) != 0 {
+		t.Fatalf("a hard reset's discarded commit carried %+v %v", n, err)
+	}
+	// A -x trailer and a default squash message name their commits.
+	s.git("commit", "-q", "--allow-empty", "-m", "picked\n\n(cherry picked from commit "+side+")")
+	if got := derived("HEAD", nil); !slices.Equal(got, []string{side}) {
+		t.Fatalf("trailer: %v", got)
+	}
+	s.git("commit", "-q", "--allow-empty", "-m", "Squashed commit of the following:\n\ncommit "+side+"\nAuthor: T\n\n    side\n")
+	if got := derived("HEAD", nil); !slices.Equal(got, []string{side}) {
+		t.Fatalf("squash message: %v", got)
+	}
+	// CHERRY_PICK_HEAD names the pick's source.
+	if got := derived("HEAD~1", func(st *State) { st.CherryPickHead = side; st.Reflog = nil }); !slices.Equal(got, []string{side}) {
+		t.Fatalf("CHERRY_PICK_HEAD: %v", got)
+	}
+}
