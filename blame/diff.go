@@ -122,16 +122,6 @@ func (a *Added) intersect(b *Added) {
 	}
 }
 
-// has reports whether path's line n is an added line.
-func (a *Added) has(path string, n int) bool {
-	for _, l := range a.Files[path] {
-		if l.N == n {
-			return true
-		}
-	}
-	return false
-}
-
 // parseDiff reads the added lines of a -U0 diff.
 func parseDiff(out string) *Added {
 	a := &Added{Files: map[string][]Line{}, Binary: map[string]bool{}}

@@ -160,6 +160,8 @@ func TestDerivedBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.git("checkout", "-q", "--detach", "main")
+	s.write("a.txt", "base\nmoved on\n") // else the pick may be src itself, same second and parent
+	s.commit("main moves")
 	s.git("cherry-pick", src)
 	st, err := s.repo.State(ctx)
 	if err != nil {

@@ -25,9 +25,19 @@ import (
 
 var (
 	ctxBinOnce sync.Once
+	ctxBinDir  string
 	ctxBin     string
 	ctxBinErr  error
 )
+
+// TestMain removes the binary the scenarios built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if ctxBinDir != "" {
+		os.RemoveAll(ctxBinDir)
+	}
+	os.Exit(code)
+}
 
 // builtCtx builds cmd/ctx once per test binary, before any test changes
 // HOME (the go command's caches live there).
@@ -39,7 +49,7 @@ func builtCtx(t *testing.T) string {
 			ctxBinErr = err
 			return
 		}
-		ctxBin = filepath.Join(dir, "ctx")
+		ctxBinDir, ctxBin = dir, filepath.Join(dir, "ctx")
 		out, err := exec.Command("go", "build", "-o", ctxBin, "ctx/cmd/ctx").CombinedOutput()
 		if err != nil {
 			ctxBinErr = fmt.Errorf("go build: %v\n%s", err, out)
