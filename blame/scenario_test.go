@@ -134,15 +134,22 @@ var scenarios = []struct {
 		w.claudeReplace(claudeB, "conf.go", base[1:2], w.lines("claudeB", 2))
 		w.claudeWrite(claudeB, "p3.go", w.lines("claudeB", 2))
 		w.commit("pick me through a conflict")
+		w.codexAdd(codexB, "p4.go", w.lines("codexB", 2))
+		w.commit("pick me in a range")
+		p4 := w.read("p4.go")
+		w.codexInsert(codexB, "p4.go", p4[0], w.lines("codexB", 2))
+		w.commit("pick me in a range too")
 		w.later("main")
 		w.humanReplace("conf.go", base[1])
 		w.commit("main edits conf")
 		w.tick(time.Hour)
-		w.git("cherry-pick", "feature~2")
+		w.git("cherry-pick", "feature~4")
 		w.tick(time.Minute)
-		w.git("cherry-pick", "-x", "feature~1")
+		w.git("cherry-pick", "-x", "feature~3")
 		w.tick(time.Minute)
-		if out, err := w.run("git", "cherry-pick", "feature"); err == nil {
+		w.git("cherry-pick", "feature~1", "feature") // a range: the sequencer picks each
+		w.tick(time.Minute)
+		if out, err := w.run("git", "cherry-pick", "feature~2"); err == nil {
 			w.t.Fatalf("want a conflict: %s", out)
 		}
 		w.git("checkout", "--theirs", "conf.go")
