@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -14,9 +15,20 @@ import (
 // keeps a request that never gets an answer from holding the process.
 const DrainTimeout = 10 * time.Second
 
-// maxTrackedLine bounds the bytes of one input line the transport keeps to
-// learn its id; a longer line is passed through untracked.
-const maxTrackedLine = 16 << 20
+// MaxRequestBytes bounds one input line, newline excluded. A longer line is
+// read and discarded without being kept, and answered with an
+// invalid-request error (id null): no ctx tool takes arguments anywhere
+// near this size, and the bound keeps one line from holding the memory of
+// the process.
+const MaxRequestBytes = 4 << 20
+
+// readChunk is how much input is read at a time.
+const readChunk = 64 << 10
+
+// JSON-RPC error codes the transport answers with itself.
+const (
+	codeInvalidRequest = -32600
+)
 
 // call is a request read from the input and not answered yet.
 type call struct {
@@ -41,20 +53,32 @@ type transport struct {
 	pending map[string][]*call
 	n       int
 	changed chan struct{} // closed and replaced whenever n drops
+
+	w           *tapWriter
+	initialized bool // an initialize request has been read (reader goroutine only)
 }
 
 func newTransport(in io.Reader, out io.Writer, tools map[string]bool, answered func(*call, []byte)) *transport {
-	return &transport{drain: DrainTimeout, in: in, out: out, tools: tools, answered: answered,
+	t := &transport{drain: DrainTimeout, in: in, out: out, tools: tools, answered: answered,
 		pending: map[string][]*call{}, changed: make(chan struct{})}
+	t.w = &tapWriter{t: t}
+	return t
 }
 
 func (t *transport) reader(ctx context.Context) io.Reader { return &gateReader{t: t, ctx: ctx} }
-func (t *transport) writer() io.Writer                    { return &tapWriter{t: t} }
+func (t *transport) writer() io.Writer                    { return t.w }
 
-// track records a request line. It mirrors how mcp-go decides that a line
-// is a request it will answer with this id: valid JSON, a string method, a
-// non-null id and no result.
-func (t *transport) track(line []byte) {
+// beforeInitialize are the requests a client may send before initialize:
+// the handshake itself, the revision probe and ping.
+var beforeInitialize = map[string]bool{"initialize": true, "server/discover": true, "ping": true}
+
+// admit judges a complete input line in input order and reports whether it
+// goes on to mcp-go. A request other than the handshake that arrives before
+// any initialize is answered here with an invalid-request error and goes no
+// further (mcp-go v1.2.1 would serve it). Every other request is tracked:
+// this mirrors how mcp-go decides that a line is a request it will answer
+// with this id: valid JSON, a string method, a non-null id and no result.
+func (t *transport) admit(line []byte) bool {
 	var env struct {
 		JSONRPC string          `json:"jsonrpc"`
 		Method  string          `json:"method"`
@@ -62,8 +86,18 @@ func (t *transport) track(line []byte) {
 		Result  any             `json:"result"`
 		Params  json.RawMessage `json:"params"`
 	}
-	if json.Unmarshal(line, &env) != nil || env.ID == nil || env.Result != nil {
-		return
+	if json.Unmarshal(line, &env) != nil {
+		return true
+	}
+	if env.Method == "initialize" {
+		t.initialized = true
+	}
+	if env.ID == nil || env.Result != nil {
+		return true
+	}
+	if !t.initialized && env.Method != "" && !beforeInitialize[env.Method] {
+		t.reject(idKey(env.ID), codeInvalidRequest, "the session is not initialized: send initialize first")
+		return false
 	}
 	c := &call{id: idKey(env.ID), start: time.Now()}
 	if env.Method == "tools/call" && env.JSONRPC == "2.0" && validID(env.ID) {
@@ -78,6 +112,15 @@ func (t *transport) track(line []byte) {
 	t.pending[c.id] = append(t.pending[c.id], c)
 	t.n++
 	t.mu.Unlock()
+	return true
+}
+
+// reject writes an error response of the transport's own; id is the JSON
+// of the request id ("null" when it is unknown).
+func (t *transport) reject(id string, code int, message string) {
+	msg, _ := json.Marshal(message)
+	line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}`+"\n", id, code, msg)
+	_, _ = t.w.Write([]byte(line))
 }
 
 // done matches a written response line to its request.
@@ -136,56 +179,79 @@ func (t *transport) unanswered() int {
 	return t.n
 }
 
-// gateReader hands input to mcp-go, tracking requests, and holds the end
-// of input back until every tracked request has been answered.
+// gateReader hands input to mcp-go one complete line at a time, judging
+// each (admit), discarding lines longer than MaxRequestBytes, and holds the
+// end of input back until every tracked request has been answered. What it
+// keeps is bounded: the line being read and the lines of one read chunk.
 type gateReader struct {
-	t    *transport
-	ctx  context.Context
-	line []byte
-	big  bool // the current line outgrew maxTrackedLine
-	err  error
+	t     *transport
+	ctx   context.Context
+	chunk []byte
+	line  []byte // the line being read, up to MaxRequestBytes
+	over  bool   // the line being read outgrew MaxRequestBytes
+	ready []byte // admitted lines not yet handed on
+	off   int    // how much of ready was handed on
+	err   error
 }
 
 func (g *gateReader) Read(p []byte) (int, error) {
-	if g.err != nil {
-		g.t.waitIdle(g.ctx, g.t.drain)
-		return 0, g.err
-	}
-	n, err := g.t.in.Read(p)
-	g.scan(p[:n])
-	if err != nil {
-		g.err = err
-		if n == 0 {
+	for g.off == len(g.ready) {
+		g.ready, g.off = g.ready[:0], 0
+		if cap(g.ready) > 2*readChunk {
+			g.ready = nil // do not keep the room of one long line
+		}
+		if g.err != nil {
 			g.t.waitIdle(g.ctx, g.t.drain)
-			return 0, err
+			return 0, g.err
+		}
+		if g.chunk == nil {
+			g.chunk = make([]byte, readChunk)
+		}
+		n, err := g.t.in.Read(g.chunk)
+		g.scan(g.chunk[:n])
+		if err != nil {
+			g.err = err
+			// An unterminated last line goes on as it is (mcp-go ends at
+			// end of input without serving it).
+			if len(g.line) > 0 && !g.over {
+				g.ready = append(g.ready, g.line...)
+			}
+			g.line = nil
 		}
 	}
+	n := copy(p, g.ready[g.off:])
+	g.off += n
 	return n, nil
 }
 
-// scan tracks every line completed by chunk.
+// scan splits chunk into lines, admitting each complete one.
 func (g *gateReader) scan(chunk []byte) {
 	for len(chunk) > 0 {
 		i := bytes.IndexByte(chunk, '\n')
+		part := chunk
+		if i >= 0 {
+			part = chunk[:i]
+		}
+		if !g.over && len(g.line)+len(part) > MaxRequestBytes {
+			g.over, g.line = true, nil
+		}
+		if !g.over {
+			g.line = append(g.line, part...)
+		}
 		if i < 0 {
-			g.keep(chunk)
 			return
 		}
-		g.keep(chunk[:i])
-		if !g.big {
-			g.t.track(g.line)
+		if g.over {
+			g.t.reject("null", codeInvalidRequest, fmt.Sprintf("the request line exceeds %d bytes and was discarded", MaxRequestBytes))
+		} else if g.t.admit(g.line) {
+			g.ready = append(append(g.ready, g.line...), '\n')
 		}
-		g.line, g.big = g.line[:0], false
+		if cap(g.line) > readChunk {
+			g.line = nil
+		}
+		g.line, g.over = g.line[:0], false
 		chunk = chunk[i+1:]
 	}
-}
-
-func (g *gateReader) keep(b []byte) {
-	if g.big || len(g.line)+len(b) > maxTrackedLine {
-		g.line, g.big = g.line[:0], true
-		return
-	}
-	g.line = append(g.line, b...)
 }
 
 // tapWriter writes whole lines to the output and reports each one.
