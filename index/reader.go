@@ -30,6 +30,7 @@ type Reader struct {
 	alias      bleve.IndexAlias
 	superseded func(shard string, id core.EventID) bool
 	analyzer   analysis.Analyzer
+	release    func() // set by Cache.Open: Close hands the shards back
 }
 
 type readerConfig struct {
@@ -72,17 +73,29 @@ func Open(root string, shards []string, opts ...Option) (*Reader, error) {
 			_ = r.Close()
 			return nil, err
 		}
-		r.order[name] = len(r.shards)
-		r.shards = append(r.shards, name)
-		r.idxs = append(r.idxs, idx)
+		r.add(name, idx)
 	}
+	if err := r.join(); err != nil {
+		_ = r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *Reader) add(name string, idx bleve.Index) {
+	r.order[name] = len(r.shards)
+	r.shards = append(r.shards, name)
+	r.idxs = append(r.idxs, idx)
+}
+
+// join puts the opened shards behind one alias.
+func (r *Reader) join() error {
 	alias := bleve.NewIndexAlias(r.idxs...)
 	if err := alias.SetIndexMapping(newMapping()); err != nil {
-		_ = r.Close()
-		return nil, fmt.Errorf("index: open: %w", err)
+		return fmt.Errorf("index: open: %w", err)
 	}
 	r.alias = alias
-	return r, nil
+	return nil
 }
 
 func openShard(root, name string, timeout time.Duration) (bleve.Index, error) {
@@ -125,8 +138,18 @@ func openShard(root, name string, timeout time.Duration) (bleve.Index, error) {
 // Shards returns the names of the open shards, in the order given to Open.
 func (r *Reader) Shards() []string { return append([]string(nil), r.shards...) }
 
-// Close closes every shard.
+// Close closes every shard, or hands them back to the Cache that opened
+// them.
 func (r *Reader) Close() error {
+	if r.release != nil {
+		if r.alias != nil {
+			_ = r.alias.Close()
+		}
+		release := r.release
+		r.idxs, r.release = nil, func() {}
+		release()
+		return nil
+	}
 	var first error
 	for i, idx := range r.idxs {
 		if err := idx.Close(); err != nil && first == nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"ctx/core"
+	"ctx/query"
 )
 
 // instructions are sent to the host at initialize.
@@ -38,6 +39,7 @@ type Server struct {
 	cfg   Config
 	mcp   *server.MCPServer
 	usage *Usage
+	pool  *query.Pool // the active generation's Reader, kept across calls
 	log   *log.Logger
 	tools map[string]bool // the recognized tool names
 }
@@ -62,6 +64,7 @@ func New(cfg Config) *Server {
 	}
 	s := &Server{cfg: cfg, log: log.New(cfg.Log, "ctx mcp: ", 0), tools: map[string]bool{}}
 	s.usage = NewUsage(cfg.CtxHome, cfg.Now)
+	s.pool = query.NewPool(cfg.CtxHome)
 	hooks := &server.Hooks{}
 	pinVersions(hooks)
 	s.mcp = server.NewMCPServer("ctx", cfg.Version,
@@ -111,6 +114,7 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 		s.logf("%d requests were still unanswered when input ended", n)
 	}
 	s.usage.Flush(flushTimeout)
+	_ = s.pool.Close()
 	return err
 }
 

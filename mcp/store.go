@@ -32,12 +32,14 @@ func (s *Server) storeExists() bool {
 	return true
 }
 
-// open pins the active generation for one tool call.
-func (s *Server) open() (*query.Reader, error) {
+// open pins the active generation for one tool call: the pooled Reader
+// of the active generation, kept open across calls (query.Pool). The call
+// must release it.
+func (s *Server) open() (*query.Reader, func(), error) {
 	if !s.storeExists() {
-		return nil, errNoStore()
+		return nil, nil, errNoStore()
 	}
-	return query.Open(s.cfg.CtxHome)
+	return s.pool.Acquire()
 }
 
 // wake sends the bounded wake to the store's daemon (daemon.WakeBeforeRead).
@@ -55,12 +57,12 @@ func (s *Server) checkFreshness(ctx context.Context) {
 	done := make(chan string, 1)
 	go func() {
 		s.wake()
-		r, err := s.open()
+		_, release, err := s.open()
 		if err != nil {
 			done <- "store check: " + string(query.CodeOf(err)) + " (tool calls answer with this error until ctx import or ctx verify fixes it)"
 			return
 		}
-		defer r.Close()
+		defer release()
 		done <- ""
 	}()
 	select {

@@ -70,11 +70,11 @@ func runQueryEvents(ctx context.Context, s *Server, in *queryEventsInput) (*repl
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	r, err := s.open()
+	r, release, err := s.open()
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
+	defer release()
 	return fitPage(func(maxBytes int) (any, int, string, error) {
 		req.MaxBytes = maxBytes
 		page, err := r.ListEvents(ctx, req)

@@ -107,11 +107,11 @@ func runSearch(ctx context.Context, s *Server, in *searchInput) (*reply, error) 
 	// keeps answering, and ctx status reports the config error.
 	so, _ := query.ConfiguredSemantic(s.cfg.Source, mode)
 	s.wake() // the same bounded wake as CLI search, then the committed generation
-	r, err := s.open()
+	r, release, err := s.open()
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
+	defer release()
 	res, err := r.SearchWith(ctx, req, so)
 	if err != nil {
 		return nil, err

@@ -50,11 +50,11 @@ func runShowEvent(_ context.Context, s *Server, in *showEventInput) (*reply, err
 	if _, err := core.ParseEventID(in.CtxEventID); err != nil {
 		return nil, invalidf("ctx_event_id is not an event id: want evt_ followed by 32 hex digits")
 	}
-	r, err := s.open()
+	r, release, err := s.open()
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
+	defer release()
 	v, err := r.ShowEvent(in.CtxEventID, before, after)
 	if err != nil {
 		return nil, err

@@ -53,11 +53,11 @@ func runShowSession(_ context.Context, s *Server, in *showSessionInput) (*reply,
 		}
 		req.Cursor = *in.Cursor
 	}
-	r, err := s.open()
+	r, release, err := s.open()
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
+	defer release()
 	return fitPage(func(maxBytes int) (any, int, string, error) {
 		req.MaxBytes = maxBytes
 		page, err := r.ShowSessionPage(req)

@@ -26,12 +26,19 @@ type Reader struct {
 	tombs *core.Tombstones
 	err   error
 
+	idxMu     sync.Mutex
 	idx       *index.Reader
 	shardGens map[string]uint64
+	shards    *index.Cache // when set, shards come from (and go back to) it
 
 	chunkMu sync.Mutex
 	chunks  map[objects.ID]*core.Chunk
 }
+
+// maxCachedChunks bounds the decoded chunks a Reader keeps (64 events
+// each); past it the cache starts over. A Reader of one command reads far
+// fewer; a pooled Reader (Pool) lives across many calls.
+const maxCachedChunks = 256
 
 // GenerationRef identifies the pinned generation in every read model.
 type GenerationRef struct {
@@ -70,8 +77,12 @@ func Open(home string) (*Reader, error) {
 
 // Close releases the index shards.
 func (r *Reader) Close() error {
+	r.idxMu.Lock()
+	defer r.idxMu.Unlock()
 	if r.idx != nil {
-		return r.idx.Close()
+		err := r.idx.Close()
+		r.idx = nil
+		return err
 	}
 	return nil
 }
@@ -107,6 +118,8 @@ func (r *Reader) Tree() (*core.Tree, error) {
 }
 
 func (r *Reader) index() (*index.Reader, error) {
+	r.idxMu.Lock()
+	defer r.idxMu.Unlock()
 	if r.idx != nil {
 		return r.idx, nil
 	}
@@ -114,12 +127,19 @@ func (r *Reader) index() (*index.Reader, error) {
 		return nil, err
 	}
 	names := make([]string, len(r.gen.Shards))
-	r.shardGens = map[string]uint64{}
+	gens := map[string]uint64{}
 	for i, s := range r.gen.Shards {
 		names[i] = s.Name
-		r.shardGens[s.Name] = s.Generation
+		gens[s.Name] = s.Generation
 	}
-	idx, err := index.Open(ingest.IndexDir(r.home), names)
+	r.shardGens = gens
+	var idx *index.Reader
+	var err error
+	if r.shards != nil {
+		idx, err = r.shards.Open(names)
+	} else {
+		idx, err = index.Open(ingest.IndexDir(r.home), names)
+	}
 	if err != nil {
 		return nil, &Error{Code: CodeIndex, Message: "the search index cannot be opened (ctx verify names the damaged shard)", Err: err}
 	}
@@ -157,6 +177,9 @@ func (r *Reader) chunk(id objects.ID) (*core.Chunk, error) {
 		return nil, wrapObjErr(err)
 	}
 	r.chunkMu.Lock()
+	if len(r.chunks) >= maxCachedChunks {
+		clear(r.chunks)
+	}
 	r.chunks[id] = c
 	r.chunkMu.Unlock()
 	return c, nil
