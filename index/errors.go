@@ -5,6 +5,11 @@ import (
 	"fmt"
 )
 
+// Format is the version of the shard format this package reads and
+// writes (mapping, stored hit field, hit encoding). A shard of an earlier
+// format fails to open with ErrShardFormat and must be rebuilt.
+const Format = 1
+
 var (
 	// ErrShardMissing is wrapped by a ShardError when a shard directory does
 	// not exist.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"os"
 	"sync"
 	"time"
 
@@ -29,6 +30,9 @@ type Config struct {
 	Version string           // reported in serverInfo
 	Log     io.Writer        // diagnostics (stderr); nil discards them
 	Now     func() time.Time // nil means time.Now
+	// Dir is the directory whose git repository status observes
+	// (attribution); "" means the working directory.
+	Dir string
 	// DrainTimeout bounds the wait for unanswered requests at the end of
 	// input (0 means DrainTimeout).
 	DrainTimeout time.Duration
@@ -61,6 +65,9 @@ func New(cfg Config) *Server {
 	}
 	if cfg.Version == "" {
 		cfg.Version = "dev"
+	}
+	if cfg.Dir == "" {
+		cfg.Dir, _ = os.Getwd()
 	}
 	s := &Server{cfg: cfg, log: log.New(cfg.Log, "ctx mcp: ", 0), tools: map[string]bool{}}
 	s.usage = NewUsage(cfg.CtxHome, cfg.Now)

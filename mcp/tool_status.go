@@ -4,40 +4,33 @@ import (
 	"context"
 	"sort"
 
-	"ctx/daemon"
-	"ctx/query"
-	"ctx/refs"
+	"ctx/sdk"
 )
 
 const statusDescription = "Report the state of the local ctx history store: the active generation " +
 	"(sessions, events, when it was imported), per-source counts and import problems, the search index, " +
-	"and compact local usage accounting. Call it first when search finds nothing, to check whether history " +
-	"has been imported. It only reads; it never imports or refreshes anything. read_only is always true."
+	"semantic vectors, the upgrade state (formats, pending rebuilds), the attribution state of the " +
+	"server's git repository (ctx hooks installed, commits with ctx notes), the daemon and compact local " +
+	"usage accounting: the same read model as ctx status --format json. Call it first when search finds " +
+	"nothing, to check whether history has been imported. It only reads; it never imports or refreshes " +
+	"anything. read_only is always true."
 
 // statusInput takes no arguments.
 type statusInput struct{}
 
-// StatusOutput is the CLI status read model (ctx status --format json)
-// plus the compact local usage report.
-type StatusOutput struct {
-	*query.Status
-	Daemon     daemon.Info `json:"daemon" jsonschema:"Whether the store's daemon runs, its pid, last generation and lag."`
-	LocalUsage LocalUsage  `json:"local_usage" jsonschema:"Compact local usage accounting: enablement, state and versions only."`
-}
+// StatusOutput is the CLI status read model (ctx status --format json),
+// unchanged.
+type StatusOutput = sdk.StatusReport
 
 func statusTool() toolDef {
 	return defineTool[statusInput, StatusOutput]("status", "Store status", statusDescription, nil, runStatus)
 }
 
-func runStatus(_ context.Context, s *Server, _ *statusInput) (*reply, error) {
-	st := &query.Status{CtxHome: s.cfg.CtxHome, Sources: []refs.SourceStats{}, Problems: map[string]int{}, ReadOnly: true}
-	if s.storeExists() {
-		var err error
-		if st, err = query.ReadStatus(s.cfg.CtxHome); err != nil {
-			return nil, err
-		}
+func runStatus(ctx context.Context, s *Server, _ *statusInput) (*reply, error) {
+	out, err := sdk.ReadStatus(ctx, sdk.StatusOptions{Home: s.cfg.CtxHome, Env: s.cfg.Source, Repo: s.cfg.Dir})
+	if err != nil {
+		return nil, err
 	}
-	out := &StatusOutput{Status: st, Daemon: daemon.State(s.cfg.CtxHome), LocalUsage: s.usage.Report()}
 	return respond(out, renderStatus(out))
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"ctx/objects"
+	"ctx/query"
 )
 
 // Local usage accounting (spec 000). The aggregate lives in
@@ -20,25 +21,18 @@ import (
 // restart. Recording has no network path, stores no arguments, results or
 // history content, never creates $CTX_HOME, and fails silently.
 
-// Usage file names inside $CTX_HOME.
+// Usage file names inside $CTX_HOME (query's, and the writer's lock).
 const (
-	UsageFile         = "usage.json"
-	UsageDisabledFile = "usage.disabled"
+	UsageFile         = query.UsageFile
+	UsageDisabledFile = query.UsageDisabledFile
 	usageLockFile     = "usage.lock"
 )
 
-// Versions of the usage aggregate: what is counted (definition) and how
-// long it is kept (retention).
+// Versions of the usage aggregate (query.UsageDefinitionVersion,
+// query.UsageRetentionVersion).
 const (
-	// UsageDefinitionVersion 1: recognized tools/call requests only, counted
-	// after the response line was written and flushed, per tool: calls,
-	// outcomes (ok, tool_error, protocol_error), mcp_response_bytes (the
-	// serialized JSON-RPC response line including its newline) and the
-	// duration from reading the request to flushing the response.
-	UsageDefinitionVersion = 1
-	// UsageRetentionVersion 1: cumulative counters since the file was
-	// created; no per-call records are kept.
-	UsageRetentionVersion = 1
+	UsageDefinitionVersion = query.UsageDefinitionVersion
+	UsageRetentionVersion  = query.UsageRetentionVersion
 )
 
 // Outcomes of a recorded call.
@@ -48,24 +42,11 @@ const (
 	outcomeProtocolError = "protocol_error"
 )
 
-// ToolUsage are the counters of one tool.
-type ToolUsage struct {
-	Calls            int64 `json:"calls"`
-	OK               int64 `json:"ok"`
-	ToolErrors       int64 `json:"tool_errors"`
-	ProtocolErrors   int64 `json:"protocol_errors"`
-	MCPResponseBytes int64 `json:"mcp_response_bytes"`
-	DurationMS       int64 `json:"duration_ms"`
-}
-
-// UsageAggregate is the content of usage.json.
-type UsageAggregate struct {
-	DefinitionVersion int                   `json:"definition_version"`
-	RetentionVersion  int                   `json:"retention_version"`
-	Since             time.Time             `json:"since"`
-	Updated           time.Time             `json:"updated"`
-	Tools             map[string]*ToolUsage `json:"tools"`
-}
+// ToolUsage and UsageAggregate are query's.
+type (
+	ToolUsage      = query.ToolUsage
+	UsageAggregate = query.UsageAggregate
+)
 
 // usageRecord is one delivered call: its tool, its response line (newline
 // included) and how long it took.
@@ -180,13 +161,13 @@ func (u *Usage) write(batch []usageRecord) {
 		return // an unreadable or foreign aggregate is left alone
 	}
 	for _, r := range batch {
-		agg.add(r)
+		addRecord(agg, r)
 	}
 	agg.Updated = u.now().UTC()
 	_ = writeUsage(u.home, agg)
 }
 
-func (a *UsageAggregate) add(r usageRecord) {
+func addRecord(a *UsageAggregate, r usageRecord) {
 	t := a.Tools[r.tool]
 	if t == nil {
 		t = &ToolUsage{}
@@ -205,25 +186,8 @@ func (a *UsageAggregate) add(r usageRecord) {
 	t.DurationMS += r.duration.Milliseconds()
 }
 
-// errUsageInvalid marks an aggregate this version cannot use.
-var errUsageInvalid = errors.New("usage aggregate is not valid")
-
 // readUsage reads the aggregate of the store in home.
-func readUsage(home string) (*UsageAggregate, error) {
-	b, err := os.ReadFile(filepath.Join(home, UsageFile))
-	if err != nil {
-		return nil, err
-	}
-	var a UsageAggregate
-	if json.Unmarshal(b, &a) != nil || a.DefinitionVersion != UsageDefinitionVersion ||
-		a.RetentionVersion != UsageRetentionVersion {
-		return nil, errUsageInvalid
-	}
-	if a.Tools == nil {
-		a.Tools = map[string]*ToolUsage{}
-	}
-	return &a, nil
-}
+func readUsage(home string) (*UsageAggregate, error) { return query.ReadUsage(home) }
 
 // writeUsage replaces the aggregate atomically: a private temporary file,
 // fsync, rename, fsync of the directory.

@@ -3,58 +3,29 @@ package mcp
 import (
 	"bytes"
 	"errors"
-	"io/fs"
 	"os"
 	"syscall"
 	"time"
+
+	"ctx/query"
 )
 
-// States of the compact local usage report.
+// The compact report is query's: the CLI status shows the same one.
+type LocalUsage = query.LocalUsage
+
+// States and error codes of the compact report (query's).
 const (
-	UsageStateRecording   = "recording"   // enabled, the aggregate exists and is readable
-	UsageStateEmpty       = "empty"       // enabled, nothing recorded yet
-	UsageStateDisabled    = "disabled"    // usage.disabled exists
-	UsageStateUnavailable = "unavailable" // enabled, but the aggregate cannot be used
+	UsageStateRecording   = query.UsageStateRecording
+	UsageStateEmpty       = query.UsageStateEmpty
+	UsageStateDisabled    = query.UsageStateDisabled
+	UsageStateUnavailable = query.UsageStateUnavailable
+	UsageErrUnreadable    = query.UsageErrUnreadable
+	UsageErrInvalid       = query.UsageErrInvalid
 )
 
-// Content-free error codes of an unavailable aggregate.
-const (
-	UsageErrUnreadable = "usage_unreadable" // usage.json cannot be read
-	UsageErrInvalid    = "usage_invalid"    // usage.json is damaged or of another version
-)
-
-// LocalUsage is the compact local usage report in status: enablement,
-// state, the definition and retention versions, and a stable content-free
-// error code when the aggregate is unavailable. It carries no counts.
-type LocalUsage struct {
-	Enabled           bool   `json:"enabled" jsonschema:"Whether local usage accounting records delivered tool calls."`
-	State             string `json:"state" jsonschema:"recording, empty, disabled or unavailable."`
-	DefinitionVersion int    `json:"definition_version" jsonschema:"Version of what is counted."`
-	RetentionVersion  int    `json:"retention_version" jsonschema:"Version of how long it is kept."`
-	ErrorCode         string `json:"error_code,omitempty" jsonschema:"Why the aggregate is unavailable (usage_unreadable or usage_invalid)."`
-}
-
-// Report returns the compact report. It only reads.
-func (u *Usage) Report() LocalUsage {
-	r := LocalUsage{Enabled: u.Enabled(), DefinitionVersion: UsageDefinitionVersion,
-		RetentionVersion: UsageRetentionVersion}
-	if !r.Enabled {
-		r.State = UsageStateDisabled
-		return r
-	}
-	_, err := readUsage(u.home)
-	switch {
-	case err == nil:
-		r.State = UsageStateRecording
-	case errors.Is(err, fs.ErrNotExist):
-		r.State = UsageStateEmpty
-	case errors.Is(err, errUsageInvalid):
-		r.State, r.ErrorCode = UsageStateUnavailable, UsageErrInvalid
-	default:
-		r.State, r.ErrorCode = UsageStateUnavailable, UsageErrUnreadable
-	}
-	return r
-}
+// Report returns the compact report, with the control as the server last
+// knew it. It only reads.
+func (u *Usage) Report() LocalUsage { return query.CompactUsage(u.home, u.Enabled()) }
 
 // recordUsage is the transport's callback for a delivered tool response;
 // the line is classified later, off the write path.

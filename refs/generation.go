@@ -50,6 +50,10 @@ type Generation struct {
 	Shards     []Shard       `json:"shards"`
 }
 
+// StoreFormat is the version of the store format (objects, generations,
+// refs) this package reads and writes.
+const StoreFormat = 1
+
 // KindGeneration is the kind field of generation objects.
 const KindGeneration = "generation"
 

@@ -145,13 +145,14 @@ func (c *Client) ShowEvent(ctx context.Context, id string, opts ShowEventOptions
 	return out, err
 }
 
-// Status returns the status read model (ctx status, MCP status). A store
-// with nothing imported has a nil Generation.
-func (c *Client) Status(ctx context.Context) (*Status, error) {
+// Status returns the status read model (ctx status, MCP status), with the
+// attribution observation of the repository around repo ("" observes
+// none). A store with nothing imported has a nil Generation.
+func (c *Client) Status(ctx context.Context, repo string) (*StatusReport, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return query.ReadStatus(c.home)
+	return ReadStatus(ctx, StatusOptions{Home: c.home, Env: c.env, Repo: repo})
 }
 
 // Sources lists the agent history sources the client's environment

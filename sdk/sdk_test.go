@@ -119,7 +119,7 @@ func TestSearchShowEventList(t *testing.T) {
 
 func TestStatusSources(t *testing.T) {
 	c, ctx := client(t), context.Background()
-	st, err := c.Status(ctx)
+	st, err := c.Status(ctx, "")
 	if err != nil || st.Generation == nil || st.Generation.Number != 1 || !st.ReadOnly {
 		t.Fatalf("status: %+v %v", st, err)
 	}

@@ -35,8 +35,12 @@ import (
 const (
 	setMagic   = "CTXVEC01"
 	headerSize = 40
-	setFormat  = 1
+	setFormat  = Format
 )
+
+// Format is the version of the vector set and manifest format this
+// package reads and writes.
+const Format = 1
 
 // noTime marks a row whose event has no usable timestamp.
 const noTime = int64(-1 << 63)

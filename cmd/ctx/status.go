@@ -6,28 +6,35 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"ctx/daemon"
 	"ctx/query"
+	"ctx/sdk"
 )
 
 func newStatusCmd(env *Env, f *format) *cobra.Command {
-	return &cobra.Command{
+	repo := "."
+	cmd := &cobra.Command{
 		Use:   "status",
-		Short: "Show the active generation, sources, problems and index",
-		Args:  cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
+		Short: "Show the active generation, sources, problems, index, upgrade and attribution state",
+		Long: "Status reads the store and the git repository around --repo (default: the current\n" +
+			"directory) and reports the active generation, per-source counts and problems, the\n" +
+			"index, semantic vectors, the upgrade state (formats and pending rebuilds), whether\n" +
+			"ctx hooks and notes link this repository's commits, the daemon and local usage.\n" +
+			"It only reads. --format json prints the read model the MCP status tool returns.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.check("text", "json"); err != nil {
 				return err
 			}
-			st, err := query.ReadStatus(env.CtxHome())
+			st, err := sdk.ReadStatus(cmd.Context(), sdk.StatusOptions{Home: env.CtxHome(), Env: env.Source(), Repo: repo})
 			if err != nil {
 				return err
 			}
-			d := daemon.State(env.CtxHome())
 			if f.json() {
-				return writeJSON(env.Stdout, statusOutput{Status: st, Daemon: d})
+				return writeJSON(env.Stdout, st)
 			}
-			printStatus(env, st)
+			printStatus(env, st.Status)
+			printAttribution(env, st)
+			d := st.Daemon
 			if d.Running {
 				fmt.Fprintf(env.Stdout, "Daemon: running (pid %d), last generation %d, lag %.1fs, watching %d dirs\n",
 					d.PID, d.LastGeneration, d.LagSeconds, d.Watching)
@@ -37,13 +44,28 @@ func newStatusCmd(env *Env, f *format) *cobra.Command {
 			return nil
 		},
 	}
+	cmd.Flags().StringVar(&repo, "repo", ".", "a directory of the git repository whose attribution state to report")
+	return cmd
 }
 
-// statusOutput is ctx status --format json: the status read model plus the
-// daemon's state, the same as the MCP status tool's.
-type statusOutput struct {
-	*query.Status
-	Daemon daemon.Info `json:"daemon"`
+func printAttribution(env *Env, st *sdk.StatusReport) {
+	w := env.Stdout
+	for _, p := range st.Upgrade.PendingRebuilds {
+		fmt.Fprintf(w, "Pending rebuild: %s (%s, %d): %s\n", p.Kind, p.Reason, p.Count, p.Fix)
+	}
+	a := st.Attribution
+	if !a.InRepository {
+		fmt.Fprintln(w, "Attribution: not in a git repository")
+		return
+	}
+	hooksState := "not installed (ctx hooks install)"
+	if a.Hooks.Installed {
+		hooksState = "installed"
+	}
+	if a.Hooks.Manager != "" {
+		hooksState += ", hooks managed by " + a.Hooks.Manager
+	}
+	fmt.Fprintf(w, "Attribution in %s: hooks %s, %d commits with ctx notes\n", a.Repository, hooksState, a.Notes.Count)
 }
 
 func printStatus(env *Env, st *query.Status) {

@@ -1,0 +1,136 @@
+package sdk
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"ctx/blame"
+	"ctx/core"
+	"ctx/daemon"
+	"ctx/hooks"
+	"ctx/query"
+	"ctx/sources"
+)
+
+// AttributionSchema is the version of the attribution observation.
+const AttributionSchema = 3
+
+// StatusReport is the status read model: ctx status --format json prints
+// it and the MCP status tool returns it unchanged as structuredContent.
+// It is the store's history report (query.Status: generation, sources,
+// problems, index, semantic, upgrade, read_only) plus the attribution
+// observation of the current repository, the daemon's state and the
+// compact local usage report.
+type StatusReport struct {
+	*query.Status
+	Attribution Attribution      `json:"attribution"`
+	Daemon      daemon.Info      `json:"daemon"`
+	LocalUsage  query.LocalUsage `json:"local_usage"`
+}
+
+// Attribution is the attribution observation (schema 3) of one
+// repository: whether ctx's hooks link its commits and whether it holds
+// ctx notes. Outside a git repository InRepository is false and Hooks and
+// Notes are null.
+type Attribution struct {
+	Schema       int               `json:"schema"`
+	InRepository bool              `json:"in_repository"`
+	Repository   string            `json:"repository,omitempty"` // its top-level directory (a local hint)
+	Hooks        *AttributionHooks `json:"hooks"`
+	Notes        *AttributionNotes `json:"notes"`
+	Problems     []string          `json:"problems"`
+}
+
+// AttributionHooks is what ctx hooks status reports, read-only.
+type AttributionHooks struct {
+	// Installed is true when every ctx hook is installed.
+	Installed bool              `json:"installed"`
+	HooksDir  string            `json:"hooks_dir"`
+	Hooks     []hooks.HookState `json:"hooks"`
+	Manager   string            `json:"manager,omitempty"` // husky, lefthook or pre-commit when one owns the hooks
+}
+
+// AttributionNotes describes refs/notes/ctx of the repository.
+type AttributionNotes struct {
+	Ref    string `json:"ref"`
+	Exists bool   `json:"exists"`
+	Count  int    `json:"count"` // commits with a ctx note
+}
+
+// StatusOptions says where the status is read.
+type StatusOptions struct {
+	Home string   // the store ($CTX_HOME)
+	Env  core.Env // the configuration environment (config.toml, the embedder's key)
+	// Repo is a directory whose git repository is observed; "" observes
+	// none (InRepository false).
+	Repo string
+}
+
+// ReadStatus returns the status read model. It only reads: it imports,
+// initializes and refreshes nothing, and never creates the store.
+func ReadStatus(ctx context.Context, o StatusOptions) (*StatusReport, error) {
+	qo := query.StatusOptions{Getenv: o.Env.Get}
+	if cfg, err := sources.LoadConfig(o.Env); err == nil {
+		qo.Semantic = cfg.SemanticConfig()
+	} else {
+		qo.SemanticErr = err
+	}
+	st, err := query.ReadStatusWith(o.Home, qo) // creates nothing when nothing is published
+	if err != nil {
+		return nil, err
+	}
+	return &StatusReport{Status: st, Attribution: ReadAttribution(ctx, o.Home, o.Repo),
+		Daemon: daemon.State(o.Home), LocalUsage: query.ReadLocalUsage(o.Home)}, nil
+}
+
+// ReadAttribution observes the repository around dir: ctx's hooks (read
+// as ctx hooks status reads them) and refs/notes/ctx.
+func ReadAttribution(ctx context.Context, home, dir string) Attribution {
+	a := Attribution{Schema: AttributionSchema, Problems: []string{}}
+	if dir == "" {
+		return a
+	}
+	res, err := hooks.Status(ctx, hooks.Options{Repo: dir, Home: home})
+	if errors.Is(err, blame.ErrNotRepo) {
+		return a
+	}
+	if err != nil {
+		a.Problems = append(a.Problems, "hooks status: "+err.Error())
+		return a
+	}
+	a.InRepository, a.Repository = true, res.Repo
+	h := &AttributionHooks{Installed: true, HooksDir: res.HooksDir, Hooks: res.Hooks}
+	for _, s := range res.Hooks {
+		if s.State != hooks.StateInstalled {
+			h.Installed = false
+		}
+	}
+	if res.Manager != nil {
+		h.Manager = res.Manager.Name
+	}
+	a.Hooks = h
+	a.Problems = append(a.Problems, res.Problems...)
+	a.Notes = readNotes(ctx, res.Repo)
+	return a
+}
+
+// readNotes counts the commits with a ctx note.
+func readNotes(ctx context.Context, root string) *AttributionNotes {
+	n := &AttributionNotes{Ref: blame.NotesRef}
+	repo := &blame.Repo{Root: root}
+	if _, err := repo.Git(ctx, "rev-parse", "--verify", "--quiet", blame.NotesRef); err != nil {
+		return n
+	}
+	n.Exists = true
+	out, err := repo.Git(ctx, "notes", "--ref", blame.NotesRef, "list")
+	if err != nil {
+		return n
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.TrimSpace(line) != "" {
+			n.Count++
+		}
+	}
+	return n
+}
