@@ -58,6 +58,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 	t.Run("raw-pipe", func(t *testing.T) { rawPipe(t, w) })
 	t.Run("status-read-model", func(t *testing.T) { statusReadModel(t, w) })
+	t.Run("bad-input", func(t *testing.T) { badInput(t, w) })
 	t.Run("new-generation", func(t *testing.T) { newGeneration(t, w) })
 }
 
@@ -223,6 +224,12 @@ func (e *e2e) typedErrors() {
 	cursor := page["pagination"].(map[string]any)["next_cursor"].(string)
 	e.fails("cursor_mismatch", "show_session", map[string]any{"ctx_session_id": sid, "mode": "transcript", "cursor": cursor})
 	e.fails("cursor_mismatch", "query_events", map[string]any{"cursor": cursor})
+	for _, h := range e.ok("search", map[string]any{"query": "test", "limit": 20})["results"].([]any) {
+		if other := h.(map[string]any)["ctx_session_id"].(string); other != sid {
+			e.fails("cursor_mismatch", "show_session", map[string]any{"ctx_session_id": other, "mode": "log", "cursor": cursor})
+			break
+		}
+	}
 	e.fails("invalid_request", "query_events", map[string]any{"event_types": []string{"message"}, "content_scope": "all"})
 }
 

@@ -8,12 +8,12 @@ import (
 	"ctx/sources"
 )
 
-// Error codes of tool errors. The shared ones are query's; the rest exist
-// only at the MCP boundary.
+// Error codes of tool errors are query's, shared with the CLI; only
+// not_available exists at the MCP boundary alone.
 const (
-	CodeNotAvailable  query.Code = "not_available"  // the tool is not built yet
-	CodeInvalidConfig query.Code = "invalid_config" // config.toml cannot be used
-	CodeInternal      query.Code = "internal_error" // anything without a code
+	CodeNotAvailable  query.Code = "not_available" // the tool is not built yet
+	CodeInvalidConfig            = query.CodeInvalidConfig
+	CodeInternal                 = query.CodeInternal
 )
 
 // errorCodes lists every error_code a tool may return; the error object's

@@ -22,6 +22,10 @@ const (
 	CodeInvalidCursor  Code = "invalid_cursor"        // edited, forged or malformed cursor
 	CodeOutputLimit    Code = "output_limit_exceeded" // one item alone exceeds the byte budget
 
+	// Codes of failures outside the store.
+	CodeInvalidConfig Code = "invalid_config" // config.toml cannot be used
+	CodeInternal      Code = "internal_error" // anything without a code (MCP; the CLI prints "error")
+
 	// Search-mode codes (spec 000).
 	CodeUnsupportedMode     Code = "unsupported_mode"     // semantic search of a scope without vectors
 	CodeSemanticUnavailable Code = "semantic_unavailable" // semantic search is off, unbuilt or failing

@@ -52,7 +52,7 @@ func exitCode(err error) (int, string) {
 	case errors.As(err, &ue):
 		return exitUsage, string(query.CodeInvalidRequest)
 	case errors.As(err, new(*sources.ConfigError)):
-		return exitUsage, "invalid_config"
+		return exitUsage, string(query.CodeInvalidConfig)
 	case errors.Is(err, ingest.ErrBusy):
 		return exitBusy, string(query.CodeBusy)
 	}
