@@ -109,7 +109,7 @@ func EmptyStatus(home string, opts StatusOptions) *Status {
 		Index: IndexInfo{Path: ingest.IndexDir(home)},
 		Upgrade: Upgrade{StoreFormat: refs.StoreFormat, IndexFormat: index.Format, VectorFormat: semantic.Format,
 			PendingRebuilds: []PendingRebuild{}}}
-	st.Semantic = configuredSemantic(home, opts)
+	st.Semantic = semanticStatus(home, opts)
 	if st.Semantic.State == "" {
 		st.Semantic.State = SemanticNoGeneration
 	}
@@ -154,7 +154,7 @@ func ReadStatusWith(home string, opts StatusOptions) (*Status, error) {
 		st.Index.Bytes += s.Bytes
 	}
 	st.Upgrade.PendingRebuilds = append(st.Upgrade.PendingRebuilds, shardRebuilds(home, g)...)
-	st.Semantic = configuredSemantic(home, opts)
+	st.Semantic = semanticStatus(home, opts)
 	if p := vectorState(home, r, opts, &st.Semantic); p != nil {
 		st.Upgrade.PendingRebuilds = append(st.Upgrade.PendingRebuilds, *p)
 	}
@@ -187,8 +187,8 @@ func shardRebuilds(home string, g *refs.Generation) []PendingRebuild {
 	return out
 }
 
-// configuredSemantic fills what the configuration says.
-func configuredSemantic(home string, opts StatusOptions) SemanticStatus {
+// semanticStatus fills what the configuration says.
+func semanticStatus(home string, opts StatusOptions) SemanticStatus {
 	s := SemanticStatus{Enabled: opts.Semantic.Active(), Path: semantic.Dir(home)}
 	if opts.SemanticErr != nil {
 		s.State = SemanticInvalid
