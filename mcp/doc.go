@@ -9,9 +9,11 @@
 //     typed output struct, a description written as an instruction to a
 //     model and a run function that calls package query. Every tool is
 //     read-only and says so in its annotations.
-//   - Pin: each tool call opens the store with query.Open, which pins the
-//     active generation for that call only; an import that publishes a new
-//     generation is visible to the next call.
+//   - Pin: each tool call acquires the active generation's Reader from a
+//     query.Pool, which keeps it (tree, tombstones, open index shards)
+//     across calls and re-pins when refs/active moves, so an import that
+//     publishes a new generation is visible to the next call while calls
+//     still on the old one finish on it.
 //   - Tool error: a failure the model can act on. It is a result with
 //     isError true whose structuredContent is the error object
 //     {error_code, message, details}; every output schema admits it (an
@@ -34,6 +36,13 @@
 //     2025-11-25 (a before-initialize hook), and a stateless 2026-07-28
 //     request is rejected as a protocol error (a request hook); clients that
 //     probe with server/discover fall back to initialize.
+//   - Input lines: the transport hands mcp-go one complete line at a time.
+//     A line longer than MaxRequestBytes is discarded as it is read (never
+//     held) and answered with an invalid-request error, id null. A request
+//     other than initialize, server/discover or ping read before any
+//     initialize is answered with an invalid-request error and not served.
+//   - Status: the status tool returns sdk.ReadStatus, the read model ctx
+//     status --format json prints, for the server's working directory.
 //   - Drain: mcp-go may drop replies still in flight when stdin ends, so the
 //     transport holds end-of-input back from mcp-go until every request it
 //     read has been answered (bounded by DrainTimeout), then the process
