@@ -24,9 +24,9 @@ const AttributionSchema = 3
 // compact local usage report.
 type StatusReport struct {
 	*query.Status
-	Attribution Attribution      `json:"attribution"`
-	Daemon      daemon.Info      `json:"daemon"`
-	LocalUsage  query.LocalUsage `json:"local_usage"`
+	Attribution Attribution      `json:"attribution" jsonschema:"Schema-3 attribution observation of the current git repository: ctx hooks installed, commits with ctx notes."`
+	Daemon      daemon.Info      `json:"daemon" jsonschema:"Whether the store's daemon runs, its pid, last generation and lag."`
+	LocalUsage  query.LocalUsage `json:"local_usage" jsonschema:"Compact local usage accounting: enablement, state and versions only."`
 }
 
 // Attribution is the attribution observation (schema 3) of one
