@@ -77,3 +77,47 @@ func cpuTime(b *testing.B) time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkExactEventID searches the id of events spread over the store
+// (one per session, up to 200) and reports the share found first.
+//
+//	CTX_QUERY_BENCH_STORE=S go test ./query/ -run '^$' -bench ExactEventID -benchtime 1x
+func BenchmarkExactEventID(b *testing.B) {
+	home := os.Getenv("CTX_QUERY_BENCH_STORE")
+	if home == "" {
+		b.Skip("CTX_QUERY_BENCH_STORE names no store")
+	}
+	r := openReader(b, home)
+	ctx := context.Background()
+	tree, err := r.Tree()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ids []string
+	step := max(1, len(tree.Sessions)/200)
+	for i := 0; i < len(tree.Sessions) && len(ids) < 200; i += step {
+		e := tree.Sessions[i]
+		p, err := r.ListEvents(ctx, ListRequest{Sessions: []string{e.Session.String()}, Content: "none", Limit: 4096})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(p.Events) > 0 {
+			ids = append(ids, p.Events[(i*7919)%len(p.Events)].CtxEventID)
+		}
+	}
+	first := 0
+	for b.Loop() {
+		first = 0
+		for _, id := range ids {
+			res, err := r.Search(ctx, SearchRequest{Query: id, Limit: 10})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(res.Results) > 0 && res.Results[0].CtxEventID == id {
+				first++
+			}
+		}
+	}
+	b.ReportMetric(float64(len(ids)), "ids")
+	b.ReportMetric(100*float64(first)/float64(len(ids)), "%first")
+}
