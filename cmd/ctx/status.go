@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"sort"
 
 	"github.com/spf13/cobra"
@@ -50,9 +51,6 @@ func newStatusCmd(env *Env, f *format) *cobra.Command {
 
 func printAttribution(env *Env, st *sdk.StatusReport) {
 	w := env.Stdout
-	for _, p := range st.Upgrade.PendingRebuilds {
-		fmt.Fprintf(w, "Pending rebuild: %s (%s, %d): %s\n", p.Kind, p.Reason, p.Count, p.Fix)
-	}
 	a := st.Attribution
 	if !a.InRepository {
 		fmt.Fprintln(w, "Attribution: not in a git repository")
@@ -79,6 +77,10 @@ func printStatus(env *Env, st *query.Status) {
 	fmt.Fprintf(w, "Generation %d (%s), %s: %d sessions, %d events\n", g.Number, g.ID[:12],
 		g.Created.Local().Format("2006-01-02 15:04:05"), g.Sessions, g.Events)
 	fmt.Fprintf(w, "Index: %d shards, %d documents, %s\n", st.Index.Shards, st.Index.Docs, humanBytes(st.Index.Bytes))
+	printSemantic(w, st.Semantic)
+	for _, p := range st.Upgrade.PendingRebuilds {
+		fmt.Fprintf(w, "Rebuild pending: %s (%s, %d): %s\n", p.Kind, p.Reason, p.Count, p.Fix)
+	}
 	fmt.Fprintln(w, "Sources:")
 	for _, s := range st.Sources {
 		name := s.Provider
@@ -102,4 +104,19 @@ func printStatus(env *Env, st *query.Status) {
 			fmt.Fprintf(w, "  %-16s %d\n", c, st.Problems[c])
 		}
 	}
+}
+
+func printSemantic(w io.Writer, s query.SemanticStatus) {
+	if !s.Enabled {
+		fmt.Fprintln(w, "Semantic search: off")
+		return
+	}
+	fmt.Fprintf(w, "Semantic search: %s, %s", s.Embedder, s.State)
+	if s.Vectors > 0 {
+		fmt.Fprintf(w, ", %d vectors", s.Vectors)
+	}
+	if s.BuiltEmbedder != "" {
+		fmt.Fprintf(w, " (built by %s)", s.BuiltEmbedder)
+	}
+	fmt.Fprintln(w)
 }
