@@ -66,6 +66,19 @@ func Open(dir string) (*Store, error) {
 	return &Store{dir: dir}, nil
 }
 
+// OpenExisting opens the store in dir for reading: unlike Open it creates
+// nothing, and a missing dir is an error wrapping fs.ErrNotExist.
+func OpenExisting(dir string) (*Store, error) {
+	fi, err := os.Stat(dir)
+	if err == nil && !fi.IsDir() {
+		err = fmt.Errorf("not a directory")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("objects: open %s: %w", dir, err)
+	}
+	return &Store{dir: dir}, nil
+}
+
 // Dir returns the directory of the store.
 func (s *Store) Dir() string { return s.dir }
 

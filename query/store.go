@@ -49,21 +49,17 @@ type GenerationRef struct {
 	Created time.Time `json:"created"`
 }
 
-// Open pins the active generation of the store in home. It creates
-// nothing: a store with no published generation is CodeNoHistory.
+// Open pins the active generation of the store in home. It creates and
+// writes nothing: a store with no published generation is CodeNoHistory.
 func Open(home string) (*Reader, error) {
 	if _, err := os.Stat(filepath.Join(home, "refs", refs.Active)); err != nil {
 		return nil, Errorf(CodeNoHistory, "nothing has been imported yet: run ctx import")
 	}
-	store, err := objects.Open(ingest.ObjectsDir(home))
+	store, err := objects.OpenExisting(ingest.ObjectsDir(home))
 	if err != nil {
-		return nil, err
+		return nil, &Error{Code: CodeCorrupt, Message: "the store has an active generation but no objects directory (ctx verify)", Err: err}
 	}
-	rs, err := refs.Open(home)
-	if err != nil {
-		return nil, err
-	}
-	id, err := rs.Get(refs.Active)
+	id, err := refs.OpenExisting(home).Get(refs.Active)
 	if errors.Is(err, refs.ErrNoRef) {
 		return nil, Errorf(CodeNoHistory, "nothing has been imported yet: run ctx import")
 	}

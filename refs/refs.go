@@ -42,6 +42,10 @@ func Open(dir string) (*Refs, error) {
 	return &Refs{dir: dir, now: time.Now}, nil
 }
 
+// OpenExisting opens the refs under dir for reading (Get, Log): unlike Open
+// it creates nothing.
+func OpenExisting(dir string) *Refs { return &Refs{dir: dir, now: time.Now} }
+
 func (r *Refs) path(name string) string { return filepath.Join(r.dir, "refs", name) }
 func (r *Refs) log(name string) string  { return filepath.Join(r.dir, "logs", "refs", name) }
 
