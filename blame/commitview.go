@@ -44,6 +44,7 @@ func BlameCommit(ctx context.Context, repo *Repo, rev string, rs *Resolver) (*Co
 	if n == nil {
 		return v, nil
 	}
+	n = Dedupe(n) // a cat_sort_uniq merge may repeat a record
 	at := map[string]int{}
 	for i := range n.Records {
 		r := &n.Records[i]

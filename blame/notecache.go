@@ -68,7 +68,7 @@ func (nc *NoteCache) Load(ctx context.Context, commits []string) error {
 			nc.Problems = append(nc.Problems, fmt.Sprintf("note of commit %s ignored: %v", short(c), err))
 			continue
 		}
-		nc.notes[c] = n
+		nc.notes[c] = Dedupe(n) // a cat_sort_uniq merge may repeat a record
 	}
 	return nil
 }
