@@ -19,11 +19,12 @@ type NoteCache struct {
 	blobs    map[string]string // commit → note blob
 	notes    map[string]*Note
 	Problems []string
+	problem  map[string]string // commit → its entry in Problems
 }
 
 // NewNoteCache lists the notes of the repository.
 func NewNoteCache(ctx context.Context, repo *Repo) (*NoteCache, error) {
-	nc := &NoteCache{repo: repo, blobs: map[string]string{}, notes: map[string]*Note{}}
+	nc := &NoteCache{repo: repo, blobs: map[string]string{}, notes: map[string]*Note{}, problem: map[string]string{}}
 	out, err := repo.Git(ctx, "notes", "--ref", NotesRef, "list")
 	if err != nil {
 		return nc, nil // no notes ref yet
@@ -65,12 +66,55 @@ func (nc *NoteCache) Load(ctx context.Context, commits []string) error {
 		}
 		n, err := ParseNote(data)
 		if err != nil {
-			nc.Problems = append(nc.Problems, fmt.Sprintf("note of commit %s ignored: %v", short(c), err))
+			p := fmt.Sprintf("note of commit %s ignored: %v", short(c), err)
+			nc.Problems = append(nc.Problems, p)
+			nc.problem[c] = p
 			continue
 		}
 		nc.notes[c] = Dedupe(n) // a cat_sort_uniq merge may repeat a record
 	}
 	return nil
+}
+
+// ProblemsOf lists the problems of the notes of commits, each once, in
+// the order of commits.
+func (nc *NoteCache) ProblemsOf(commits []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range commits {
+		if p, ok := nc.problem[c]; ok && !seen[c] {
+			seen[c] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Commits lists the commits that have a note.
+func (nc *NoteCache) Commits() []string {
+	out := make([]string, 0, len(nc.blobs))
+	for c := range nc.blobs {
+		out = append(out, c)
+	}
+	return out
+}
+
+// Sessions lists the sessions the loaded notes cite for path, each once.
+func (nc *NoteCache) Sessions(path string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range nc.notes {
+		if n == nil {
+			continue
+		}
+		for _, r := range n.Records {
+			if r.File != nil && *r.File == path && len(r.CtxEventIDs) > 0 && !seen[r.CtxSessionID] {
+				seen[r.CtxSessionID] = true
+				out = append(out, r.CtxSessionID)
+			}
+		}
+	}
+	return out
 }
 
 // Note returns the loaded note of commit (nil when none).

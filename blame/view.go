@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,10 +36,17 @@ type FileRequest struct {
 	Start, End int
 }
 
+// prefetchNotes bounds the notes BlameFile reads while git blame runs: up
+// to this many it reads them all and the sessions their records of the file
+// cite; above it, only the notes of the commits blame names, afterwards.
+const prefetchNotes = 4096
+
 // BlameFile joins git blame --porcelain with the notes of the commits it
-// names and resolves their evidence.
+// names and resolves their evidence. While git blame runs (one process,
+// most of the wall time) it reads the notes and the sessions they cite for
+// the file, so that little is left to do when blame ends.
 func BlameFile(ctx context.Context, repo *Repo, req FileRequest, rs *Resolver) (*FileView, error) {
-	rel, err := checkFile(ctx, repo, req)
+	rel, err := checkFile(repo, req)
 	if err != nil {
 		return nil, err
 	}
@@ -50,18 +58,30 @@ func BlameFile(ctx context.Context, repo *Repo, req FileRequest, rs *Resolver) (
 		}
 		args = append(args, "-L", fmt.Sprintf("%d,%s", req.Start, end))
 	}
-	out, err := repo.Git(ctx, append(args, "--", rel)...)
-	if err != nil {
-		if strings.Contains(err.Error(), "has only") {
-			return nil, fmt.Errorf("%s: %w", rel, ErrNoLinesInFile)
-		}
-		return nil, err
+	type result struct {
+		out string
+		err error
 	}
-	blamed := parsePorcelain(out)
+	done := make(chan result, 1)
+	go func() {
+		out, err := repo.Git(ctx, append(args, "--", rel)...)
+		done <- result{out, err}
+	}()
 	nc, err := NewNoteCache(ctx, repo)
+	if err == nil && len(nc.blobs) <= prefetchNotes {
+		err = nc.Load(ctx, nc.Commits())
+		if err == nil {
+			rs.Prefetch(nc.Sessions(rel))
+		}
+	}
+	res := <-done
+	if res.err != nil {
+		return nil, blameFailed(ctx, repo, rel, res.err)
+	}
 	if err != nil {
 		return nil, err
 	}
+	blamed := parsePorcelain(res.out)
 	var commits []string
 	for _, b := range blamed {
 		commits = append(commits, b.Commit)
@@ -69,7 +89,7 @@ func BlameFile(ctx context.Context, repo *Repo, req FileRequest, rs *Resolver) (
 	if err := nc.Load(ctx, commits); err != nil {
 		return nil, err
 	}
-	v := &FileView{File: rel, Lines: make([]LineView, 0, len(blamed)), Problems: nc.Problems}
+	v := &FileView{File: rel, Lines: make([]LineView, 0, len(blamed)), Problems: nc.ProblemsOf(commits)}
 	for _, b := range blamed {
 		lv := LineView{Line: b.Line, Commit: b.Commit, OrigPath: b.OrigPath, OrigLine: b.OrigLine, Text: b.Text,
 			Evidence: []Evidence{}}
@@ -86,9 +106,11 @@ func BlameFile(ctx context.Context, repo *Repo, req FileRequest, rs *Resolver) (
 	return v, nil
 }
 
-// checkFile resolves the path to the repository and refuses paths outside
-// it, untracked files, binary files and repositories without commits.
-func checkFile(ctx context.Context, repo *Repo, req FileRequest) (string, error) {
+// checkFile resolves the path to the repository and refuses impossible
+// ranges, paths outside it and binary files (judged by the working copy,
+// which is what git blame reads). Whether the path is tracked is left to
+// git blame; blameFailed explains its failures.
+func checkFile(repo *Repo, req FileRequest) (string, error) {
 	if req.Start < 0 || req.End < 0 || (req.End > 0 && req.End < req.Start) {
 		return "", fmt.Errorf("%w: want FILE, FILE:A or FILE:A-B with 1 <= A <= B", ErrNoLinesInFile)
 	}
@@ -96,19 +118,34 @@ func checkFile(ctx context.Context, repo *Repo, req FileRequest) (string, error)
 	if err != nil {
 		return "", err
 	}
-	if _, err := repo.Resolve(ctx, "HEAD"); err != nil {
-		return "", err
-	}
-	if _, err := repo.Git(ctx, "cat-file", "-e", "HEAD:"+rel); err != nil {
-		return "", fmt.Errorf("%s: %w", rel, ErrNotTracked)
-	}
-	data, err := os.ReadFile(filepath.Join(repo.Root, filepath.FromSlash(rel)))
+	f, err := os.Open(filepath.Join(repo.Root, filepath.FromSlash(rel)))
 	if err != nil {
-		s, _ := repo.Git(ctx, "cat-file", "blob", "HEAD:"+rel)
-		data = []byte(s)
+		return rel, nil
 	}
-	if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
+	defer f.Close()
+	head := make([]byte, 8000)
+	n, _ := io.ReadFull(f, head)
+	if bytes.IndexByte(head[:n], 0) >= 0 {
 		return "", fmt.Errorf("%s: %w", rel, ErrBinary)
 	}
 	return rel, nil
+}
+
+// blameFailed turns a failed git blame into the condition behind it: a
+// range past the end of the file, a repository without commits, a path not
+// tracked at HEAD, a binary file at HEAD.
+func blameFailed(ctx context.Context, repo *Repo, rel string, err error) error {
+	if strings.Contains(err.Error(), "has only") {
+		return fmt.Errorf("%s: %w", rel, ErrNoLinesInFile)
+	}
+	if kind, e := repo.Git(ctx, "cat-file", "-t", "HEAD:"+rel); e != nil || strings.TrimSpace(kind) != "blob" {
+		if _, e := repo.Resolve(ctx, "HEAD"); e != nil {
+			return e
+		}
+		return fmt.Errorf("%s: %w", rel, ErrNotTracked)
+	}
+	if data, e := repo.Git(ctx, "cat-file", "blob", "HEAD:"+rel); e == nil && strings.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
+		return fmt.Errorf("%s: %w", rel, ErrBinary)
+	}
+	return err
 }

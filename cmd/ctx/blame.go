@@ -125,7 +125,7 @@ func blameErr(err error) error {
 
 func printFileBlame(env *Env, f *format, v *blame.FileView) error {
 	if f.json() {
-		return writeJSON(env.Stdout, v)
+		return writeJSONFast(env.Stdout, v) // megabytes for a large file
 	}
 	w := env.Stdout
 	for _, p := range v.Problems {
