@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"time"
 
 	"ctx/objects"
 )
@@ -52,6 +53,24 @@ type TreeEntry struct {
 	Provider  string     `json:"provider"`
 	SourceKey string     `json:"source"` // the source file the session came from
 	Events    int        `json:"events"`
+	// Started, Ended and Workspace copy the session's, so that a reader
+	// can pass over sessions outside a time window or a workspace without
+	// loading their objects. Trees written before these fields existed
+	// lack them: a zero Started (or an empty Workspace) means unknown, and
+	// the reader loads the session object as before.
+	Started   time.Time `json:"started,omitzero"`
+	Ended     time.Time `json:"ended,omitzero"`
+	Workspace string    `json:"workspace,omitempty"`
+}
+
+// Fill copies the session's time range and workspace into the entry.
+func (e *TreeEntry) Fill(s *Session) {
+	e.Started, e.Ended, e.Workspace = s.Started.UTC(), s.Ended.UTC(), s.Workspace
+}
+
+// Span reports the session's time range when the entry knows it.
+func (e *TreeEntry) Span() (started, ended time.Time, ok bool) {
+	return e.Started, e.Ended, !e.Started.IsZero()
 }
 
 // Tree is the list of every session of a generation, sorted by session id.
@@ -128,6 +147,7 @@ func WriteSession(p objects.Putter, ps *ParsedSession, prev []ChunkRef) (Written
 	s := &ps.Session
 	entry := TreeEntry{Session: s.ID, Object: id, Root: s.RootSessionID, Provider: s.Provider,
 		SourceKey: s.Source.Path, Events: s.EventCount}
+	entry.Fill(s)
 	return WrittenSession{Entry: entry, Object: so, NewChunks: fresh, Replaced: replaced}, nil
 }
 

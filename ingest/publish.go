@@ -11,6 +11,11 @@ import (
 // publish writes the tree, cursors, tombstones and generation, makes them
 // durable and moves refs/active to the new generation by compare-and-swap.
 func (r *run) publish(rs *refs.Refs) (*Report, error) {
+	if r.rep.SessionsWrote > 0 || len(r.newShards) > 0 || r.changedMissing {
+		if err := r.fillEntries(); err != nil {
+			return nil, err
+		}
+	}
 	entries := make([]core.TreeEntry, 0, len(r.st.tree))
 	events := 0
 	for _, e := range r.st.tree {
@@ -125,4 +130,27 @@ func (r *run) sourceStats(c *core.Cursors) []refs.SourceStats {
 		return out[i].Root < out[j].Root
 	})
 	return out
+}
+
+// fillEntries gives the entries a tree written before TreeEntry carried
+// the session's time range and workspace those fields, from their session
+// objects. It runs only when a new generation is published anyway, so an
+// import that changes nothing still writes nothing; a session without
+// timestamps keeps a zero range and is looked at again next time.
+func (r *run) fillEntries() error {
+	for id, e := range r.st.tree {
+		if !e.Started.IsZero() || e.Events == 0 {
+			continue
+		}
+		so, err := core.LoadSession(r.batch, e.Object)
+		if err != nil {
+			return fmt.Errorf("ingest: session %s: %w", id, err)
+		}
+		if so.Session.Started.IsZero() {
+			continue
+		}
+		e.Fill(&so.Session)
+		r.st.tree[id] = e
+	}
+	return nil
 }

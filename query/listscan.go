@@ -174,7 +174,20 @@ func (p *listPlan) keepEntry(e *core.TreeEntry) bool {
 	if root.IsZero() {
 		root = e.Session
 	}
-	return p.roots == nil || p.roots[root]
+	if p.roots != nil && !p.roots[root] {
+		return false
+	}
+	// What the entry knows of the session spares loading its object;
+	// keepSession decides the rest (entries of older trees know nothing).
+	if p.sel.Workspace != "" && e.Workspace != "" && !underWorkspace(p.sel.Workspace, e.Workspace) {
+		return false
+	}
+	if started, ended, ok := e.Span(); ok && (!p.since.IsZero() || !p.until.IsZero()) {
+		if ended.Before(p.since) || (!p.until.IsZero() && !started.Before(p.until)) {
+			return false
+		}
+	}
+	return true
 }
 
 func (p *listPlan) keepSession(s *core.Session) bool {
