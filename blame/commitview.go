@@ -2,6 +2,7 @@ package blame
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -32,10 +33,17 @@ type RecordView struct {
 // BlameCommit lists a commit's evidence by file.
 func BlameCommit(ctx context.Context, repo *Repo, rev string, rs *Resolver) (*CommitView, error) {
 	c, err := repo.Commit(ctx, rev)
-	if err != nil {
+	var problems []string
+	if errors.Is(err, ErrNoParent) { // the note is readable all the same
+		id, rerr := repo.Resolve(ctx, rev)
+		if rerr != nil {
+			return nil, rerr
+		}
+		c, problems = &CommitInfo{ID: id}, []string{err.Error()}
+	} else if err != nil {
 		return nil, err
 	}
-	v := &CommitView{Commit: c.ID, Subject: c.Subject, Files: []FileEvidence{}, Sessions: []Evidence{}}
+	v := &CommitView{Commit: c.ID, Subject: c.Subject, Files: []FileEvidence{}, Sessions: []Evidence{}, Problems: problems}
 	n, err := repo.ReadNote(ctx, c.ID)
 	if err != nil {
 		v.Problems = append(v.Problems, fmt.Sprintf("note of commit %s ignored: %v", short(c.ID), err))
@@ -96,7 +104,7 @@ func BlamePR(ctx context.Context, repo *Repo, rng string) (*PRView, error) {
 	}
 	out, err := repo.Git(ctx, "rev-list", "--end-of-options", rng)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s", ErrBadRevision, rng)
+		return nil, repo.badRevision(ctx, rng)
 	}
 	commits := strings.Fields(out)
 	v := &PRView{Range: rng, Commits: len(commits), ByProvider: map[string]int{}, BySession: []SessionLines{}, Cited: []string{}}
@@ -110,7 +118,14 @@ func BlamePR(ctx context.Context, repo *Repo, rng string) (*PRView, error) {
 	v.Problems = nc.Problems
 	sess := map[string]*SessionLines{}
 	cited := map[string]bool{}
+	shallow := repo.Shallow(ctx)
 	for _, id := range commits {
+		if shallow[id] {
+			v.Commits--
+			v.Problems = append(v.Problems, fmt.Sprintf("commit %s skipped: it is a boundary of this shallow clone, "+
+				"its parent is not here, so what it added is unknown (git fetch --unshallow)", short(id)))
+			continue
+		}
 		if err := v.addCommit(ctx, repo, id, nc.Note(id), sess, cited); err != nil {
 			return nil, err
 		}

@@ -3,6 +3,7 @@ package blame
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -34,34 +35,70 @@ type CommitInfo struct {
 	Author string
 }
 
-// Commit reads a commit's id, parents, times and message.
+// Commit reads a commit's id, parents, times and message, and its first
+// parent's time, with one git process. A parent git names but cannot read
+// (a clone shallower than the commit, a damaged repository) is
+// ErrNoParent; in a shallow clone the boundary commits have no parents as
+// git sees them.
 func (r *Repo) Commit(ctx context.Context, rev string) (*CommitInfo, error) {
-	id, err := r.Resolve(ctx, rev)
+	out, err := r.Git(ctx, "-c", "log.showSignature=false", "log", "--no-walk=unsorted", "-n", "2",
+		"--format=%H%x00%P%x00%ct%x00%ae %at%x00%s%x00%B%x1e", "--end-of-options", rev+"^{commit}", rev+"^{commit}^@")
 	if err != nil {
-		return nil, err
+		return nil, r.commitFailed(ctx, rev, err)
 	}
-	out, err := r.Git(ctx, "show", "-s", "--format=%P%x00%ct%x00%ae %at%x00%s%x00%B", id)
-	if err != nil {
-		return nil, err
-	}
-	f := strings.SplitN(out, "\x00", 5)
-	c := &CommitInfo{ID: id}
-	if len(f) == 5 {
-		c.Time, _ = strconv.ParseInt(f[1], 10, 64)
-		c.Author, c.Subject, c.Message = f[2], f[3], f[4]
-		c.Parents = strings.Fields(f[0])
-		if len(c.Parents) > 0 {
-			c.Parent = c.Parents[0]
+	var recs [][]string
+	for _, rec := range strings.Split(out, "\x1e") {
+		if f := strings.SplitN(strings.TrimPrefix(rec, "\n"), "\x00", 6); len(f) == 6 {
+			recs = append(recs, f)
 		}
 	}
-	if c.Parent != "" {
-		pt, err := r.Git(ctx, "show", "-s", "--format=%ct", c.Parent)
-		if err != nil {
-			return nil, err
-		}
-		c.PTime, _ = strconv.ParseInt(strings.TrimSpace(pt), 10, 64)
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("%w: %s", ErrBadRevision, rev)
 	}
-	return c, nil
+	f := recs[0]
+	c := &CommitInfo{ID: f[0], Parents: strings.Fields(f[1]), Author: f[3], Subject: f[4], Message: f[5]}
+	c.Time, _ = strconv.ParseInt(f[2], 10, 64)
+	if len(c.Parents) == 0 {
+		return c, nil
+	}
+	c.Parent = c.Parents[0]
+	for _, p := range recs[1:] {
+		if p[0] == c.Parent {
+			c.PTime, _ = strconv.ParseInt(p[2], 10, 64)
+			return c, nil
+		}
+	}
+	return nil, r.noParent(ctx, c.ID, c.Parent)
+}
+
+// commitFailed explains a git log of rev that failed: an unknown revision,
+// a repository without commits, or a parent git cannot read.
+func (r *Repo) commitFailed(ctx context.Context, rev string, err error) error {
+	id, rerr := r.Resolve(ctx, rev)
+	if rerr != nil {
+		return rerr
+	}
+	raw, cerr := r.Git(ctx, "cat-file", "commit", id)
+	if cerr != nil {
+		return err
+	}
+	for _, l := range strings.Split(raw, "\n") {
+		if l == "" {
+			break
+		}
+		if p, ok := strings.CutPrefix(l, "parent "); ok {
+			return r.noParent(ctx, id, p)
+		}
+	}
+	return err
+}
+
+func (r *Repo) noParent(ctx context.Context, id, parent string) error {
+	hint := ""
+	if r.Shallow(ctx) != nil {
+		hint = shallowHint
+	}
+	return fmt.Errorf("commit %s: %w: %s%s", short(id), ErrNoParent, short(parent), hint)
 }
 
 // AddedLines returns the lines c added against its first parent (every line

@@ -22,6 +22,7 @@ var (
 	ErrBadNote       = errors.New("the note is not ctx JSON Lines")
 	ErrNewerNote     = errors.New("the note was written by a newer ctx")
 	ErrNoLinesInFile = errors.New("the line range is outside the file")
+	ErrNoParent      = errors.New("the commit's parent is not in this repository")
 )
 
 // GitError is a git command that failed, with its stderr.
@@ -43,7 +44,8 @@ func (e *GitError) Unwrap() error { return e.Err }
 
 // Repo is a git working tree addressed by its top-level directory.
 type Repo struct {
-	Root string // absolute top-level directory (git rev-parse --show-toplevel)
+	Root   string // absolute top-level directory (git rev-parse --show-toplevel)
+	common string // absolute git common directory; "" until known
 }
 
 // OpenRepo finds the repository that contains dir.
@@ -52,12 +54,51 @@ func OpenRepo(ctx context.Context, dir string) (*Repo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("repository %s: %w", dir, err)
 	}
-	out, err := gitOut(ctx, abs, nil, "rev-parse", "--show-toplevel")
+	out, err := gitOut(ctx, abs, nil, "rev-parse", "--show-toplevel", "--git-common-dir")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", abs, ErrNotRepo)
 	}
-	return &Repo{Root: strings.TrimSpace(out)}, nil
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	r := &Repo{Root: strings.TrimSpace(lines[0])}
+	if len(lines) == 2 {
+		r.common = strings.TrimSpace(lines[1])
+		if !filepath.IsAbs(r.common) {
+			r.common = filepath.Join(abs, r.common)
+		}
+	}
+	return r, nil
 }
+
+// Shallow returns the boundary commits of a shallow clone (their parents
+// were not fetched), nil for a complete repository.
+func (r *Repo) Shallow(ctx context.Context) map[string]bool {
+	if r.common == "" {
+		out, err := r.Git(ctx, "rev-parse", "--git-common-dir")
+		if err != nil {
+			return nil
+		}
+		r.common = strings.TrimSpace(out)
+		if !filepath.IsAbs(r.common) {
+			r.common = filepath.Join(r.Root, r.common)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(r.common, "shallow"))
+	if err != nil {
+		return nil
+	}
+	var out map[string]bool
+	for _, l := range strings.Fields(string(data)) {
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[l] = true
+	}
+	return out
+}
+
+// shallowHint is said after a revision that cannot be found in a shallow
+// clone.
+const shallowHint = " (this is a shallow clone: history before its boundary commits is not here; git fetch --unshallow brings it)"
 
 // Git runs git in the repository and returns its stdout.
 func (r *Repo) Git(ctx context.Context, args ...string) (string, error) {
@@ -94,7 +135,15 @@ func (r *Repo) Resolve(ctx context.Context, rev string) (string, error) {
 	if _, herr := r.Git(ctx, "rev-parse", "--verify", "--quiet", "HEAD"); herr != nil {
 		return "", ErrNoCommits
 	}
-	return "", fmt.Errorf("%w: %s", ErrBadRevision, rev)
+	return "", r.badRevision(ctx, rev)
+}
+
+// badRevision is ErrBadRevision for rev, with a hint in a shallow clone.
+func (r *Repo) badRevision(ctx context.Context, rev string) error {
+	if r.Shallow(ctx) != nil {
+		return fmt.Errorf("%w: %s%s", ErrBadRevision, rev, shallowHint)
+	}
+	return fmt.Errorf("%w: %s", ErrBadRevision, rev)
 }
 
 // GitPath returns the absolute path of git rev-parse --git-path name.

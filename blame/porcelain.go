@@ -13,6 +13,7 @@ type BlamedLine struct {
 	OrigPath string
 	OrigLine int
 	Text     string
+	Boundary bool // blame stopped at this commit (a root, or a shallow clone's boundary)
 }
 
 // zeroCommit is how blame names lines not committed yet.
@@ -24,6 +25,7 @@ const zeroCommit = "0000000000000000000000000000000000000000"
 func parsePorcelain(out string) []BlamedLine {
 	var lines []BlamedLine
 	paths := map[string]string{}
+	boundary := map[string]bool{}
 	var cur *BlamedLine
 	sc := bufio.NewScanner(strings.NewReader(out))
 	sc.Buffer(make([]byte, 64*1024), 64<<20)
@@ -34,6 +36,7 @@ func parsePorcelain(out string) []BlamedLine {
 			if cur != nil {
 				cur.Text = l[1:]
 				cur.OrigPath = paths[cur.Commit]
+				cur.Boundary = boundary[cur.Commit]
 				lines = append(lines, *cur)
 				cur = nil
 			}
@@ -44,6 +47,8 @@ func parsePorcelain(out string) []BlamedLine {
 				final, _ := strconv.Atoi(f[2])
 				cur = &BlamedLine{Commit: f[0], OrigLine: orig, Line: final}
 			}
+		case l == "boundary":
+			boundary[cur.Commit] = true
 		case strings.HasPrefix(l, "filename "):
 			paths[cur.Commit] = unquotePath(strings.TrimPrefix(l, "filename "))
 		}

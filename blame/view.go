@@ -26,6 +26,10 @@ type LineView struct {
 	OrigLine int        `json:"orig_line"`
 	Text     string     `json:"text"`
 	Evidence []Evidence `json:"evidence"`
+	// Shallow marks a line blamed on a boundary commit of a shallow clone:
+	// git stopped there for lack of history, so the line may be older and
+	// its evidence, if any, is in commits not fetched.
+	Shallow bool `json:"shallow,omitempty"`
 }
 
 // FileRequest selects lines of a file; Start 0 means the whole file, End 0
@@ -90,9 +94,19 @@ func BlameFile(ctx context.Context, repo *Repo, req FileRequest, rs *Resolver) (
 		return nil, err
 	}
 	v := &FileView{File: rel, Lines: make([]LineView, 0, len(blamed)), Problems: nc.ProblemsOf(commits)}
+	var shallow map[string]bool
+	shallowLines := 0
 	for _, b := range blamed {
+		if b.Boundary && shallow == nil {
+			if shallow = repo.Shallow(ctx); shallow == nil {
+				shallow = map[string]bool{}
+			}
+		}
 		lv := LineView{Line: b.Line, Commit: b.Commit, OrigPath: b.OrigPath, OrigLine: b.OrigLine, Text: b.Text,
-			Evidence: []Evidence{}}
+			Evidence: []Evidence{}, Shallow: b.Boundary && shallow[b.Commit]}
+		if lv.Shallow {
+			shallowLines++
+		}
 		if n := nc.Note(b.Commit); n != nil {
 			for i := range n.Records {
 				r := &n.Records[i]
@@ -102,6 +116,11 @@ func BlameFile(ctx context.Context, repo *Repo, req FileRequest, rs *Resolver) (
 			}
 		}
 		v.Lines = append(v.Lines, lv)
+	}
+	if shallowLines > 0 {
+		v.Problems = append(v.Problems, fmt.Sprintf("shallow clone: %d lines are blamed on the boundary commit "+
+			"where the fetched history stops; they may be older, and evidence in earlier commits is not here "+
+			"(git fetch --unshallow brings the history)", shallowLines))
 	}
 	return v, nil
 }

@@ -139,7 +139,11 @@ func printFileBlame(env *Env, f *format, v *blame.FileView) error {
 				who += fmt.Sprintf(" (+%d)", n-1)
 			}
 		}
-		fmt.Fprintf(w, "%s %5d  %-44s %s\n", shortID(l.Commit), l.Line, who, clean(l.Text))
+		id := shortID(l.Commit)
+		if l.Shallow { // as git blame marks a boundary commit
+			id = "^" + id[:len(id)-1]
+		}
+		fmt.Fprintf(w, "%s %5d  %-44s %s\n", id, l.Line, who, clean(l.Text))
 	}
 	return nil
 }
