@@ -99,18 +99,16 @@ func (nc *NoteCache) Commits() []string {
 	return out
 }
 
-// Sessions lists the sessions the loaded notes cite for path, each once.
-func (nc *NoteCache) Sessions(path string) []string {
-	seen := map[string]bool{}
-	var out []string
+// Cited lists the records of the loaded notes that cite events for path.
+func (nc *NoteCache) Cited(path string) []*Record {
+	var out []*Record
 	for _, n := range nc.notes {
 		if n == nil {
 			continue
 		}
-		for _, r := range n.Records {
-			if r.File != nil && *r.File == path && len(r.CtxEventIDs) > 0 && !seen[r.CtxSessionID] {
-				seen[r.CtxSessionID] = true
-				out = append(out, r.CtxSessionID)
+		for i := range n.Records {
+			if r := &n.Records[i]; r.File != nil && *r.File == path && len(r.CtxEventIDs) > 0 {
+				out = append(out, r)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package blame
 
 import (
+	"encoding/json"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -25,13 +26,14 @@ type Evidence struct {
 
 // Resolver resolves event ids through one pinned generation, caching each.
 // A nil reader (nothing imported) resolves nothing. An event is looked up
-// in the session its record names (one session object and its chunks,
-// read once per session), without opening the search index; only an event
-// not found there falls back to the index.
+// in the session its record names, reading that session's chunks in order
+// only as far as the events asked for, and decoding in full only the
+// events cited; the search index is opened only for an event not found in
+// its session.
 type Resolver struct {
 	rd       *query.Reader
 	cache    map[string]resolved
-	sessions map[string]map[string]*core.Event // session id → its events by id; nil when not in the store
+	sessions map[string]*sessionReader
 }
 
 type resolved struct {
@@ -40,9 +42,31 @@ type resolved struct {
 	ok      bool
 }
 
+// sessionReader reads one session's chunks on demand.
+type sessionReader struct {
+	chunks []core.ChunkRef // nil when the session is not in the store
+	next   int             // the next chunk to read
+	events map[string]*slimEvent
+}
+
+// slimEvent is what an excerpt needs of an event, the large fields left
+// undecoded until the event is cited.
+type slimEvent struct {
+	ID        string          `json:"ctx_event_id"`
+	Timestamp json.RawMessage `json:"timestamp"`
+	Tool      string          `json:"tool"`
+	Text      json.RawMessage `json:"text"`
+	Files     json.RawMessage `json:"files"`
+}
+
+type slimChunk struct {
+	Kind   string      `json:"kind"`
+	Events []slimEvent `json:"events"`
+}
+
 // NewResolver wraps a pinned reader; rd may be nil.
 func NewResolver(rd *query.Reader) *Resolver {
-	return &Resolver{rd: rd, cache: map[string]resolved{}, sessions: map[string]map[string]*core.Event{}}
+	return &Resolver{rd: rd, cache: map[string]resolved{}, sessions: map[string]*sessionReader{}}
 }
 
 // Evidence lists the evidence of one record, one entry per event.
@@ -65,13 +89,25 @@ func (rs *Resolver) Evidence(r *Record) []Evidence {
 	return out
 }
 
+// Prefetch resolves the events of records ahead of Evidence.
+func (rs *Resolver) Prefetch(recs []*Record) {
+	if rs.rd == nil {
+		return
+	}
+	for _, r := range recs {
+		for _, id := range r.CtxEventIDs {
+			rs.lookup(r.CtxSessionID, id)
+		}
+	}
+}
+
 func (rs *Resolver) lookup(session, id string) resolved {
 	if v, ok := rs.cache[id]; ok || rs.rd == nil {
 		return v
 	}
 	var v resolved
-	if e := rs.sessionEvents(session)[id]; e != nil {
-		v = resolved{ts: e.Timestamp.UTC(), excerpt: excerpt(e), ok: true}
+	if e := rs.find(session, id); e != nil {
+		v = e.resolve()
 	} else if view, err := rs.rd.ShowEvent(id, 0, 0); err == nil {
 		v = resolved{ts: view.Event.Timestamp.UTC(), excerpt: excerpt(&view.Event), ok: true}
 	}
@@ -79,35 +115,56 @@ func (rs *Resolver) lookup(session, id string) resolved {
 	return v
 }
 
-// Prefetch reads the events of sessions ahead of Evidence.
-func (rs *Resolver) Prefetch(sessions []string) {
-	if rs.rd == nil {
-		return
+// find reads the session's chunks until event id turns up; nil when the
+// session or the event is not in the pinned generation.
+func (rs *Resolver) find(session, id string) *slimEvent {
+	sr := rs.sessions[session]
+	if sr == nil {
+		sr = &sessionReader{events: map[string]*slimEvent{}}
+		if sid, err := core.ParseSessionID(session); err == nil {
+			if so, err := rs.rd.Session(sid); err == nil {
+				sr.chunks = so.Chunks
+			}
+		}
+		rs.sessions[session] = sr
 	}
-	for _, s := range sessions {
-		rs.sessionEvents(s)
+	for {
+		if e := sr.events[id]; e != nil {
+			return e
+		}
+		if sr.next >= len(sr.chunks) {
+			return nil
+		}
+		ref := sr.chunks[sr.next]
+		sr.next++
+		data, err := rs.rd.Objects().Get(ref.ID)
+		if err != nil {
+			sr.next = len(sr.chunks) // a damaged chunk: what it holds is not in the store
+			continue
+		}
+		var c slimChunk
+		if err := json.Unmarshal(data, &c); err != nil || c.Kind != core.KindChunk {
+			continue
+		}
+		for i := range c.Events {
+			sr.events[c.Events[i].ID] = &c.Events[i]
+		}
 	}
 }
 
-// sessionEvents reads the events of a session of the pinned generation
-// once; nil when the session is not there.
-func (rs *Resolver) sessionEvents(session string) map[string]*core.Event {
-	if m, ok := rs.sessions[session]; ok {
-		return m
+// resolve decodes the cited event's timestamp and excerpt.
+func (e *slimEvent) resolve() resolved {
+	ev := core.Event{Tool: e.Tool}
+	if json.Unmarshal(e.Timestamp, &ev.Timestamp) != nil {
+		return resolved{}
 	}
-	var m map[string]*core.Event
-	if id, err := core.ParseSessionID(session); err == nil {
-		if so, err := rs.rd.Session(id); err == nil {
-			if evs, err := core.LoadEvents(rs.rd.Objects(), so); err == nil {
-				m = make(map[string]*core.Event, len(evs))
-				for i := range evs {
-					m[evs[i].ID.String()] = &evs[i]
-				}
-			}
-		}
+	if len(e.Files) > 0 {
+		_ = json.Unmarshal(e.Files, &ev.Files)
 	}
-	rs.sessions[session] = m
-	return m
+	if len(e.Text) > 0 {
+		_ = json.Unmarshal(e.Text, &ev.Text)
+	}
+	return resolved{ts: ev.Timestamp.UTC(), excerpt: excerpt(&ev), ok: true}
 }
 
 // excerpt is the tool and file of an edit with its first written line, or

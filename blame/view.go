@@ -75,7 +75,7 @@ func BlameFile(ctx context.Context, repo *Repo, req FileRequest, rs *Resolver) (
 	if err == nil && len(nc.blobs) <= prefetchNotes {
 		err = nc.Load(ctx, nc.Commits())
 		if err == nil {
-			rs.Prefetch(nc.Sessions(rel))
+			rs.Prefetch(nc.Cited(rel))
 		}
 	}
 	res := <-done
@@ -96,6 +96,7 @@ func BlameFile(ctx context.Context, repo *Repo, req FileRequest, rs *Resolver) (
 	v := &FileView{File: rel, Lines: make([]LineView, 0, len(blamed)), Problems: nc.ProblemsOf(commits)}
 	var shallow map[string]bool
 	shallowLines := 0
+	evidence := map[*Record][]Evidence{} // a record's evidence, resolved once
 	for _, b := range blamed {
 		if b.Boundary && shallow == nil {
 			if shallow = repo.Shallow(ctx); shallow == nil {
@@ -111,7 +112,12 @@ func BlameFile(ctx context.Context, repo *Repo, req FileRequest, rs *Resolver) (
 			for i := range n.Records {
 				r := &n.Records[i]
 				if r.File != nil && *r.File == b.OrigPath && r.Covers(b.OrigLine) {
-					lv.Evidence = append(lv.Evidence, rs.Evidence(r)...)
+					ev, ok := evidence[r]
+					if !ok {
+						ev = rs.Evidence(r)
+						evidence[r] = ev
+					}
+					lv.Evidence = append(lv.Evidence, ev...)
 				}
 			}
 		}

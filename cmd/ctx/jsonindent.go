@@ -8,27 +8,27 @@ import (
 
 // writeJSONFast writes v as writeJSON does (two-space indent, HTML left
 // unescaped, a final newline), byte for byte, but indents in one pass over
-// the compact encoding instead of json.Indent's scanner: for the megabytes
-// of ctx blame --format json on a large file that pass is most of the
-// printing time.
-func writeJSONFast(w io.Writer, v any) error {
+// the compact encoding instead of json.Indent's scanner, writing as it
+// goes: for the megabytes of ctx blame --format json on a large file that
+// pass was most of the printing time. sizeHint, a guess of the compact
+// size, saves regrowing the encoding buffer.
+func writeJSONFast(w io.Writer, v any, sizeHint int) error {
 	var compact bytes.Buffer
+	compact.Grow(sizeHint)
 	enc := json.NewEncoder(&compact)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	out := make([]byte, 0, compact.Len()*3/2)
-	out = indentCompact(out, bytes.TrimRight(compact.Bytes(), "\n"))
-	out = append(out, '\n')
-	_, err := w.Write(out)
-	return err
+	return indentCompact(w, bytes.TrimRight(compact.Bytes(), "\n"))
 }
 
-// indentCompact appends src, compact JSON as encoding/json writes it (no
+// indentCompact writes src, compact JSON as encoding/json writes it (no
 // insignificant whitespace), indented as json.Indent(dst, src, "", "  ")
-// would: empty arrays and objects stay [] and {}.
-func indentCompact(dst, src []byte) []byte {
+// would (empty arrays and objects stay [] and {}), and a final newline.
+func indentCompact(w io.Writer, src []byte) error {
+	const flushAt = 64 << 10
+	dst := make([]byte, 0, flushAt+4096)
 	depth := 0
 	newline := func() {
 		dst = append(dst, '\n')
@@ -70,6 +70,14 @@ func indentCompact(dst, src []byte) []byte {
 		default:
 			dst = append(dst, c)
 		}
+		if len(dst) >= flushAt {
+			if _, err := w.Write(dst); err != nil {
+				return err
+			}
+			dst = dst[:0]
+		}
 	}
-	return dst
+	dst = append(dst, '\n')
+	_, err := w.Write(dst)
+	return err
 }

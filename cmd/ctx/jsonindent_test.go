@@ -29,7 +29,7 @@ func TestWriteJSONFastMatchesWriteJSON(t *testing.T) {
 		if err := writeJSON(&want, v); err != nil {
 			t.Fatal(err)
 		}
-		if err := writeJSONFast(&got, v); err != nil {
+		if err := writeJSONFast(&got, v, 64); err != nil {
 			t.Fatal(err)
 		}
 		if want.String() != got.String() {
@@ -48,7 +48,7 @@ func FuzzWriteJSONFast(f *testing.F) {
 		if err := writeJSON(&want, v); err != nil {
 			t.Skip()
 		}
-		if err := writeJSONFast(&got, v); err != nil {
+		if err := writeJSONFast(&got, v, 64); err != nil {
 			t.Fatal(err)
 		}
 		if want.String() != got.String() {
