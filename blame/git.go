@@ -46,6 +46,8 @@ func (e *GitError) Unwrap() error { return e.Err }
 type Repo struct {
 	Root   string // absolute top-level directory (git rev-parse --show-toplevel)
 	common string // absolute git common directory; "" until known
+
+	rootSpellings []string // roots(), once worked out
 }
 
 // OpenRepo finds the repository that contains dir.
@@ -180,11 +182,16 @@ func (r *Repo) Rel(base, path string) (string, error) {
 }
 
 // roots are the spellings of the root: as git prints it, and with symlinks
-// resolved (/tmp and /private/tmp on macOS).
+// resolved (/tmp and /private/tmp on macOS). Rel runs for every file an
+// event touched, so they are worked out once.
 func (r *Repo) roots() []string {
+	if r.rootSpellings != nil && r.rootSpellings[0] == r.Root {
+		return r.rootSpellings
+	}
 	out := []string{r.Root}
 	if real, err := filepath.EvalSymlinks(r.Root); err == nil && real != r.Root {
 		out = append(out, real)
 	}
+	r.rootSpellings = out
 	return out
 }

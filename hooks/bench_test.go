@@ -1,0 +1,143 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// BenchmarkPostCommitHook measures the whole post-commit hook as git runs
+// it, `ctx hooks run post-commit` (the real binary, CTX_DAEMON=off), with
+// 1,000 Claude Code sessions (21,000 events) in the store, all ended days
+// before the commit, and a 100-file, 3,000-line commit that one current
+// session wrote. Every run refreshes the store (nothing changed), reads
+// the evidence since the parent commit, matches and writes the note. It
+// reports the median and the slowest run. CTX_BENCH_BIN runs another
+// build of ctx instead (to compare versions).
+//
+//	go test ./hooks/ -run '^$' -bench PostCommitHook -benchtime 11x
+func BenchmarkPostCommitHook(b *testing.B) {
+	bin := os.Getenv("CTX_BENCH_BIN")
+	if bin == "" {
+		bin = filepath.Join(b.TempDir(), "ctx")
+		if out, err := exec.Command("go", "build", "-o", bin, "ctx/cmd/ctx").CombinedOutput(); err != nil {
+			b.Fatalf("go build: %v\n%s", err, out)
+		}
+	}
+	base := b.TempDir()
+	home, store, repo := filepath.Join(base, "home"), filepath.Join(base, "store"), filepath.Join(base, "repo")
+	env := []string{"HOME=" + home, "CTX_HOME=" + store, "CTX_DAEMON=off", "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_CONFIG_GLOBAL=" + filepath.Join(home, ".gitconfig"), "GIT_AUTHOR_NAME=Bench", "GIT_AUTHOR_EMAIL=bench@example.com",
+		"GIT_COMMITTER_NAME=Bench", "GIT_COMMITTER_EMAIL=bench@example.com", "PATH=" + os.Getenv("PATH")}
+	run := func(dir string, name string, args ...string) {
+		b.Helper()
+		cmd := exec.Command(name, args...)
+		cmd.Dir, cmd.Env = dir, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		}
+	}
+	for _, d := range []string{home, repo} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			b.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-7 * 24 * time.Hour)
+	for k := range 1000 {
+		cwd := fmt.Sprintf("/src/project%02d", k%50)
+		var calls []benchCall
+		for j := range 10 {
+			p := fmt.Sprintf("%s/pkg%d/file%d.go", cwd, j, k)
+			calls = append(calls, benchCall{"Write", map[string]any{"file_path": p,
+				"content": fmt.Sprintf("package pkg%d\n\nfunc F%d() int { return %d }\n", j, k, j)}})
+		}
+		writeClaude(b, home, cwd, fmt.Sprintf("00000000-0000-4000-8000-%012d", k), old.Add(time.Duration(k)*time.Minute), calls)
+	}
+	run(repo, "git", "init", "-q", "-b", "main")
+	if err := os.WriteFile(filepath.Join(repo, "README.md"), []byte("# bench\n"), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	run(repo, "git", "add", "-A")
+	run(repo, "git", "commit", "-q", "-m", "init")
+	var calls []benchCall
+	for f := range 100 {
+		var body strings.Builder
+		fmt.Fprintf(&body, "package gen\n\n")
+		for l := 3; l <= 30; l++ {
+			fmt.Fprintf(&body, "var v%03d_%02d = %d // generated line\n", f, l, f*100+l)
+		}
+		p := filepath.Join(repo, fmt.Sprintf("gen%03d.go", f))
+		if err := os.WriteFile(p, []byte(body.String()), 0o600); err != nil {
+			b.Fatal(err)
+		}
+		calls = append(calls, benchCall{"Write", map[string]any{"file_path": p, "content": body.String()}})
+	}
+	writeClaude(b, home, repo, "11111111-2222-4333-8444-555555555555", time.Now(), calls)
+	run(repo, bin, "import")
+	run(repo, "git", "add", "-A")
+	run(repo, "git", "commit", "-q", "-m", "100 files")
+
+	var ds []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		run(repo, bin, "hooks", "run", "post-commit")
+		ds = append(ds, time.Since(t0))
+	}
+	b.StopTimer()
+	cmd := exec.Command("git", "notes", "--ref", "ctx", "show", "HEAD")
+	cmd.Dir, cmd.Env = repo, env
+	note, err := cmd.Output()
+	if err != nil || bytes.Count(note, []byte(`"match":"exact_line"`)) != 100 {
+		b.Fatalf("note: %v\n%.400s", err, note)
+	}
+	slices.Sort(ds)
+	b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(ds[len(ds)-1].Microseconds())/1000, "max-ms")
+}
+
+type benchCall struct {
+	name  string
+	input map[string]any
+}
+
+// writeClaude writes a Claude Code transcript (the real record shape): a
+// user prompt, then per call an assistant tool_use and its tool_result,
+// one second apart from start.
+func writeClaude(b *testing.B, home, cwd, native string, start time.Time, calls []benchCall) {
+	b.Helper()
+	var lines []string
+	n := 0
+	rec := func(kv map[string]any) {
+		m := map[string]any{"isSidechain": false, "userType": "external", "cwd": cwd, "sessionId": native,
+			"version": "2.1.0", "gitBranch": "main", "timestamp": start.Add(time.Duration(n) * time.Second).UTC().Format("2006-01-02T15:04:05.000Z")}
+		for k, v := range kv {
+			m[k] = v
+		}
+		line, _ := json.Marshal(m)
+		lines = append(lines, string(line))
+		n++
+	}
+	rec(map[string]any{"parentUuid": nil, "type": "user", "uuid": native + "-u", "message": map[string]any{"role": "user", "content": "write the code"}})
+	for i, c := range calls {
+		id := fmt.Sprintf("toolu_%04d", i)
+		rec(map[string]any{"parentUuid": native + "-u", "type": "assistant", "uuid": native + "-a" + id, "requestId": "req_" + id,
+			"message": map[string]any{"model": "claude-opus-4-7", "id": "msg_" + id, "type": "message", "role": "assistant",
+				"stop_reason": "tool_use", "content": []any{map[string]any{"type": "tool_use", "id": id, "name": c.name, "input": c.input}}}})
+		rec(map[string]any{"parentUuid": native + "-a" + id, "type": "user", "uuid": native + "-r" + id,
+			"message": map[string]any{"role": "user", "content": []any{map[string]any{"tool_use_id": id, "type": "tool_result", "content": "ok"}}}})
+	}
+	dir := filepath.Join(home, ".claude", "projects", strings.ReplaceAll(cwd, "/", "-"))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, native+".jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		b.Fatal(err)
+	}
+}
