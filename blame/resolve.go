@@ -1,7 +1,9 @@
 package blame
 
 import (
+	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -44,24 +46,9 @@ type resolved struct {
 
 // sessionReader reads one session's chunks on demand.
 type sessionReader struct {
-	chunks []core.ChunkRef // nil when the session is not in the store
-	next   int             // the next chunk to read
-	events map[string]*slimEvent
-}
-
-// slimEvent is what an excerpt needs of an event, the large fields left
-// undecoded until the event is cited.
-type slimEvent struct {
-	ID        string          `json:"ctx_event_id"`
-	Timestamp json.RawMessage `json:"timestamp"`
-	Tool      string          `json:"tool"`
-	Text      json.RawMessage `json:"text"`
-	Files     json.RawMessage `json:"files"`
-}
-
-type slimChunk struct {
-	Kind   string      `json:"kind"`
-	Events []slimEvent `json:"events"`
+	chunks []core.ChunkRef   // nil when the session is not in the store
+	next   int               // the next chunk to read
+	events map[string][]byte // event id → the event's JSON, decoded when cited
 }
 
 // NewResolver wraps a pinned reader; rd may be nil.
@@ -106,8 +93,8 @@ func (rs *Resolver) lookup(session, id string) resolved {
 		return v
 	}
 	var v resolved
-	if e := rs.find(session, id); e != nil {
-		v = e.resolve()
+	if raw := rs.find(session, id); raw != nil {
+		v = resolve(raw)
 	} else if view, err := rs.rd.ShowEvent(id, 0, 0); err == nil {
 		v = resolved{ts: view.Event.Timestamp.UTC(), excerpt: excerpt(&view.Event), ok: true}
 	}
@@ -117,10 +104,10 @@ func (rs *Resolver) lookup(session, id string) resolved {
 
 // find reads the session's chunks until event id turns up; nil when the
 // session or the event is not in the pinned generation.
-func (rs *Resolver) find(session, id string) *slimEvent {
+func (rs *Resolver) find(session, id string) []byte {
 	sr := rs.sessions[session]
 	if sr == nil {
-		sr = &sessionReader{events: map[string]*slimEvent{}}
+		sr = &sessionReader{events: map[string][]byte{}}
 		if sid, err := core.ParseSessionID(session); err == nil {
 			if so, err := rs.rd.Session(sid); err == nil {
 				sr.chunks = so.Chunks
@@ -142,27 +129,112 @@ func (rs *Resolver) find(session, id string) *slimEvent {
 			sr.next = len(sr.chunks) // a damaged chunk: what it holds is not in the store
 			continue
 		}
-		var c slimChunk
-		if err := json.Unmarshal(data, &c); err != nil || c.Kind != core.KindChunk {
-			continue
-		}
-		for i := range c.Events {
-			sr.events[c.Events[i].ID] = &c.Events[i]
+		if !splitChunk(data, sr.events) {
+			var c struct {
+				Kind   string            `json:"kind"`
+				Events []json.RawMessage `json:"events"`
+			}
+			if err := json.Unmarshal(data, &c); err != nil || c.Kind != core.KindChunk {
+				continue
+			}
+			for _, raw := range c.Events {
+				var e struct {
+					ID string `json:"ctx_event_id"`
+				}
+				if json.Unmarshal(raw, &e) == nil {
+					sr.events[e.ID] = raw
+				}
+			}
 		}
 	}
 }
 
-// resolve decodes the cited event's timestamp and excerpt.
-func (e *slimEvent) resolve() resolved {
-	ev := core.Event{Tool: e.Tool}
-	if json.Unmarshal(e.Timestamp, &ev.Timestamp) != nil {
+// Chunk objects as core writes them: the kind first, the events last,
+// each event's id its first field.
+var (
+	chunkPrefix  = []byte(`{"kind":"` + core.KindChunk + `",`)
+	eventsField  = []byte(`"events":[`)
+	eventIDField = []byte(`{"ctx_event_id":"`)
+)
+
+// splitChunk indexes the events of a chunk by id without decoding them:
+// one pass that finds each event object's bounds. It reports false when
+// the chunk is not laid out as expected (the caller then decodes it).
+func splitChunk(data []byte, into map[string][]byte) bool {
+	if !bytes.HasPrefix(data, chunkPrefix) {
+		return false
+	}
+	i := bytes.Index(data, eventsField)
+	if i < 0 {
+		return false
+	}
+	found := map[string][]byte{}
+	for i += len(eventsField); i < len(data); i++ {
+		switch data[i] {
+		case ',':
+			continue
+		case ']':
+			for id, raw := range found {
+				into[id] = raw
+			}
+			return true
+		case '{':
+		default:
+			return false
+		}
+		end := objectEnd(data, i)
+		if end < 0 {
+			return false
+		}
+		raw := data[i : end+1]
+		rest, ok := bytes.CutPrefix(raw, eventIDField)
+		q := bytes.IndexByte(rest, '"')
+		if !ok || q < 0 {
+			return false
+		}
+		found[string(rest[:q])] = raw
+		i = end
+	}
+	return false
+}
+
+// objectEnd returns the index of the brace that closes the JSON object
+// opening at data[start], -1 when it does not close.
+func objectEnd(data []byte, start int) int {
+	depth := 0
+	for i := start; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// resolve decodes a cited event's timestamp and excerpt.
+func resolve(raw []byte) resolved {
+	var e struct {
+		Timestamp time.Time        `json:"timestamp"`
+		Tool      string           `json:"tool"`
+		Text      json.RawMessage  `json:"text"`
+		Files     []core.FileTouch `json:"files"`
+	}
+	if json.Unmarshal(raw, &e) != nil {
 		return resolved{}
 	}
-	if len(e.Files) > 0 {
-		_ = json.Unmarshal(e.Files, &ev.Files)
-	}
-	if len(e.Text) > 0 {
-		_ = json.Unmarshal(e.Text, &ev.Text)
+	ev := core.Event{Timestamp: e.Timestamp, Tool: e.Tool, Files: e.Files}
+	if !slices.ContainsFunc(ev.Files, func(f core.FileTouch) bool { return len(writtenLines(&f)) > 0 }) {
+		_ = json.Unmarshal(e.Text, &ev.Text) // the excerpt is the text's
 	}
 	return resolved{ts: ev.Timestamp.UTC(), excerpt: excerpt(&ev), ok: true}
 }
