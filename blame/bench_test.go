@@ -30,6 +30,7 @@ const (
 // history, two thirds of them carrying notes that cite events of a store
 // of about 20,000 events. Each iteration runs both, interleaved; the
 // reported figures are the medians and their ratio (target: ≤ 1.3).
+// CTX_BENCH_BIN runs another build of ctx instead.
 //
 //	go test ./blame/ -run '^$' -bench BlameVsGit -benchtime 21x
 func BenchmarkBlameVsGit(b *testing.B) {
@@ -89,9 +90,13 @@ func median(ds []time.Duration) time.Duration {
 	return s[len(s)/2]
 }
 
-// buildCtx builds the ctx binary into a scratch directory.
+// buildCtx builds the ctx binary into a scratch directory, or returns
+// $CTX_BENCH_BIN (another build, to compare versions).
 func buildCtx(b *testing.B) string {
 	b.Helper()
+	if bin := os.Getenv("CTX_BENCH_BIN"); bin != "" {
+		return bin
+	}
 	bin := filepath.Join(b.TempDir(), "ctx")
 	cmd := exec.Command("go", "build", "-o", bin, "ctx/cmd/ctx")
 	if out, err := cmd.CombinedOutput(); err != nil {
