@@ -3,6 +3,7 @@ package blame
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -38,6 +39,55 @@ type FileRequest struct {
 	Path       string // as the user gave it
 	Dir        string // the directory relative paths are resolved against
 	Start, End int
+
+	early *pendingBlame // git blame started by StartBlame
+}
+
+// pendingBlame is a git blame running in the background.
+type pendingBlame struct {
+	cancel context.CancelFunc
+	done   chan blameResult
+}
+
+type blameResult struct {
+	out string
+	err error
+}
+
+// blameArgs are the arguments of git blame for req's lines of path.
+func (req *FileRequest) blameArgs(path string) []string {
+	args := []string{"blame", "--porcelain"}
+	if req.Start > 0 {
+		end := ""
+		if req.End > 0 {
+			end = fmt.Sprint(req.End)
+		}
+		args = append(args, "-L", fmt.Sprintf("%d,%s", req.Start, end))
+	}
+	return append(args, "--", path)
+}
+
+func startBlame(ctx context.Context, dir string, args []string) *pendingBlame {
+	ctx, cancel := context.WithCancel(ctx)
+	p := &pendingBlame{cancel: cancel, done: make(chan blameResult, 1)}
+	go func() {
+		out, err := gitOut(ctx, dir, nil, args...)
+		p.done <- blameResult{out, err}
+	}()
+	return p
+}
+
+// StartBlame starts git blame for req in req.Dir with the path as given,
+// before the repository is even opened: git blame is most of the wall
+// time of BlameFile, so everything else runs while it does. BlameFile
+// takes the result, or discards it and runs its own when the request turns
+// out to be refused or the early run failed. A request with a bad line
+// range starts nothing.
+func StartBlame(ctx context.Context, req *FileRequest) {
+	if req.Start < 0 || req.End < 0 || (req.End > 0 && req.End < req.Start) || req.Path == "" {
+		return
+	}
+	req.early = startBlame(ctx, req.Dir, req.blameArgs(req.Path))
 }
 
 // prefetchNotes bounds the notes BlameFile reads while git blame runs: up
@@ -50,27 +100,19 @@ const prefetchNotes = 4096
 // most of the wall time) it reads the notes and the sessions they cite for
 // the file, so that little is left to do when blame ends.
 func BlameFile(ctx context.Context, repo *Repo, req FileRequest, rs *Resolver) (*FileView, error) {
+	running := req.early
+	defer func() {
+		if running != nil {
+			running.cancel()
+		}
+	}()
 	rel, err := checkFile(repo, req)
 	if err != nil {
 		return nil, err
 	}
-	args := []string{"blame", "--porcelain"}
-	if req.Start > 0 {
-		end := ""
-		if req.End > 0 {
-			end = fmt.Sprint(req.End)
-		}
-		args = append(args, "-L", fmt.Sprintf("%d,%s", req.Start, end))
+	if running == nil {
+		running = startBlame(ctx, repo.Root, req.blameArgs(rel))
 	}
-	type result struct {
-		out string
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		out, err := repo.Git(ctx, append(args, "--", rel)...)
-		done <- result{out, err}
-	}()
 	nc, err := NewNoteCache(ctx, repo)
 	if err == nil && len(nc.blobs) <= prefetchNotes {
 		err = nc.Load(ctx, nc.Commits())
@@ -78,7 +120,13 @@ func BlameFile(ctx context.Context, repo *Repo, req FileRequest, rs *Resolver) (
 			rs.Prefetch(nc.Cited(rel))
 		}
 	}
-	res := <-done
+	res := <-running.done
+	if res.err != nil && running == req.early {
+		// The early run saw the path as given; run again as resolved.
+		running.cancel()
+		running = startBlame(ctx, repo.Root, req.blameArgs(rel))
+		res = <-running.done
+	}
 	if res.err != nil {
 		return nil, blameFailed(ctx, repo, rel, res.err)
 	}
@@ -117,7 +165,11 @@ func BlameFile(ctx context.Context, repo *Repo, req FileRequest, rs *Resolver) (
 						ev = rs.Evidence(r)
 						evidence[r] = ev
 					}
-					lv.Evidence = append(lv.Evidence, ev...)
+					if len(lv.Evidence) == 0 {
+						lv.Evidence = ev // shared by the record's lines (full: an append copies)
+					} else {
+						lv.Evidence = append(lv.Evidence, ev...)
+					}
 				}
 			}
 		}
@@ -173,4 +225,80 @@ func blameFailed(ctx context.Context, repo *Repo, rel string, err error) error {
 		return fmt.Errorf("%s: %w", rel, ErrBinary)
 	}
 	return err
+}
+
+// AppendJSON appends the view's compact JSON, byte for byte what an
+// encoding/json Encoder without HTML escaping writes, faster for a large
+// file: the lines of one record share their evidence, encoded once.
+func (v *FileView) AppendJSON(dst []byte) ([]byte, error) {
+	head, err := marshalNoHTML(struct {
+		File string `json:"file"`
+	}{v.File})
+	if err != nil {
+		return nil, err
+	}
+	dst = append(dst, head[:len(head)-1]...)
+	dst = append(dst, `,"lines":[`...)
+	type bare struct { // LineView up to its evidence
+		Line     int    `json:"line"`
+		Commit   string `json:"commit"`
+		OrigPath string `json:"orig_path"`
+		OrigLine int    `json:"orig_line"`
+		Text     string `json:"text"`
+	}
+	type shared struct {
+		first *Evidence
+		n     int
+		null  bool
+	}
+	encoded := map[shared][]byte{}
+	for i := range v.Lines {
+		l := &v.Lines[i]
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		b, err := marshalNoHTML(bare{l.Line, l.Commit, l.OrigPath, l.OrigLine, l.Text})
+		if err != nil {
+			return nil, err
+		}
+		dst = append(dst, b[:len(b)-1]...)
+		dst = append(dst, `,"evidence":`...)
+		var ev []byte
+		key := shared{n: len(l.Evidence), null: l.Evidence == nil}
+		if len(l.Evidence) > 0 {
+			key.first = &l.Evidence[0]
+		}
+		if ev = encoded[key]; ev == nil {
+			if ev, err = marshalNoHTML(l.Evidence); err != nil {
+				return nil, err
+			}
+			encoded[key] = ev
+		}
+		dst = append(dst, ev...)
+		if l.Shallow {
+			dst = append(dst, `,"shallow":true`...)
+		}
+		dst = append(dst, '}')
+	}
+	dst = append(dst, ']')
+	if len(v.Problems) > 0 {
+		b, err := marshalNoHTML(v.Problems)
+		if err != nil {
+			return nil, err
+		}
+		dst = append(dst, `,"problems":`...)
+		dst = append(dst, b...)
+	}
+	return append(dst, '}'), nil
+}
+
+// marshalNoHTML is json.Marshal without escaping <, > and &.
+func marshalNoHTML(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

@@ -46,6 +46,19 @@ func newBlameCmd(env *Env, f *format) *cobra.Command {
 }
 
 func runBlame(ctx context.Context, env *Env, f *format, opts *blameOptions, args []string) error {
+	ctx, cancel := context.WithCancel(ctx) // stops an early git blame on the way out
+	defer cancel()
+	var req blame.FileRequest
+	if len(args) == 1 {
+		var err error
+		if req, err = parseBlameArg(args[0]); err != nil {
+			return err
+		}
+		if opts.Repo == "." { // paths are the working directory's: git blame can start now
+			req.Dir, _ = os.Getwd()
+			blame.StartBlame(ctx, &req)
+		}
+	}
 	repo, err := blame.OpenRepo(ctx, opts.Repo)
 	if err != nil {
 		return blameErr(err)
@@ -72,11 +85,6 @@ func runBlame(ctx context.Context, env *Env, f *format, opts *blameOptions, args
 		}
 		return printCommitBlame(env, f, v)
 	}
-	req, err := parseBlameArg(args[0])
-	if err != nil {
-		return err
-	}
-	req.Dir, _ = os.Getwd()
 	if opts.Repo != "." {
 		req.Dir = repo.Root
 	}

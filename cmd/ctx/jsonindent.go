@@ -13,6 +13,13 @@ import (
 // pass was most of the printing time. sizeHint, a guess of the compact
 // size, saves regrowing the encoding buffer.
 func writeJSONFast(w io.Writer, v any, sizeHint int) error {
+	if a, ok := v.(jsonAppender); ok {
+		compact, err := a.AppendJSON(make([]byte, 0, sizeHint))
+		if err != nil {
+			return err
+		}
+		return indentCompact(w, compact)
+	}
 	var compact bytes.Buffer
 	compact.Grow(sizeHint)
 	enc := json.NewEncoder(&compact)
@@ -21,6 +28,12 @@ func writeJSONFast(w io.Writer, v any, sizeHint int) error {
 		return err
 	}
 	return indentCompact(w, bytes.TrimRight(compact.Bytes(), "\n"))
+}
+
+// jsonAppender is a value that encodes itself compactly, as an Encoder
+// without HTML escaping would.
+type jsonAppender interface {
+	AppendJSON(dst []byte) ([]byte, error)
 }
 
 // indentCompact writes src, compact JSON as encoding/json writes it (no

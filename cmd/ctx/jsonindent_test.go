@@ -23,6 +23,8 @@ func TestWriteJSONFastMatchesWriteJSON(t *testing.T) {
 			{Line: 2, Commit: "c2", OrigPath: f, OrigLine: 7, Text: `y\`, Evidence: []blame.Evidence{{CtxSessionID: "ses_1",
 				CtxEventID: "evt_1", Provider: "codex", Match: "exact_line", Timestamp: &ts, Excerpt: `Write a.go: "q"`, InStore: true}}},
 		}, Problems: []string{"note of commit x ignored: bad"}},
+		&blame.FileView{File: "<&>.go", Lines: []blame.LineView{}},
+		sharedEvidence(ts),
 	}
 	for i, v := range values {
 		var want, got bytes.Buffer
@@ -55,4 +57,18 @@ func FuzzWriteJSONFast(f *testing.F) {
 			t.Fatalf("want %q\ngot  %q", want.String(), got.String())
 		}
 	})
+}
+
+// sharedEvidence is a view whose lines share evidence slices, as BlameFile
+// builds them, with a nil and an empty evidence and a shallow line.
+func sharedEvidence(ts time.Time) *blame.FileView {
+	ev := []blame.Evidence{{CtxSessionID: "ses_2", Provider: "claude-code", Match: "exact_line", Timestamp: &ts,
+		Excerpt: "Edit <b>&amp;</b> \u2028", InStore: true}, {CtxSessionID: "ses_2", CtxEventID: "evt_9"}}
+	other := []blame.Evidence{{CtxSessionID: "ses_3"}}
+	v := &blame.FileView{File: "x.go", Problems: []string{"shallow clone: 1 lines"}}
+	for i, e := range [][]blame.Evidence{ev, ev, other, nil, {}, ev[:1], ev} {
+		v.Lines = append(v.Lines, blame.LineView{Line: i + 1, Commit: "c", OrigPath: "x.go", OrigLine: i + 1,
+			Text: "<tag> & \"q\"", Evidence: e, Shallow: i == 3})
+	}
+	return v
 }
