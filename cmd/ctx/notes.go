@@ -27,7 +27,8 @@ func newNotesCmd(env *Env, f *format) *cobra.Command {
 		Use:   "notes",
 		Short: "Share the commit ↔ evidence notes (refs/notes/ctx) with a remote",
 		Long: "ctx notes fetch and push exchange refs/notes/ctx, the notes ctx hooks write, with a\n" +
-			"remote (default: the current branch's upstream remote, else origin).\n\n" +
+			"remote: REMOTE names one of git remote's (default: the current branch's upstream\n" +
+			"remote, else origin).\n\n" +
 			"fetch brings the remote's notes into refs/notes/ctx-remote/REMOTE and merges them into\n" +
 			"refs/notes/ctx with git notes merge -s cat_sort_uniq: notes of the same commit are\n" +
 			"concatenated line by line, which keeps them valid JSON Lines. push fetches and merges\n" +
