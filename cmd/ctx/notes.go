@@ -25,7 +25,7 @@ func newNotesCmd(env *Env, f *format) *cobra.Command {
 	opts := &notesOptions{}
 	cmd := &cobra.Command{
 		Use:   "notes",
-		Short: "Share the commit ↔ evidence notes (refs/notes/ctx) with a remote",
+		Short: "Work with the notes that link commits to agent evidence (refs/notes/ctx): share, link",
 		Long: "ctx notes fetch and push exchange refs/notes/ctx, the notes ctx hooks write, with a\n" +
 			"remote: REMOTE names one of git remote's (default: the current branch's upstream\n" +
 			"remote, else origin).\n\n" +
@@ -39,11 +39,8 @@ func newNotesCmd(env *Env, f *format) *cobra.Command {
 			"fetch then brings the notes along; ctx notes fetch still merges them) and\n" +
 			"notes.displayRef refs/notes/ctx (git log shows the notes).",
 	}
-	cmd.PersistentFlags().StringVar(&opts.Repo, "repo", ".", "a directory inside the repository")
-	cmd.PersistentFlags().BoolVar(&opts.Configure, "configure", false,
-		"also add the notes fetch refspec and notes.displayRef to the repository's config")
 	verb := func(use, short string, do func(context.Context, *blame.Repo, string) (*blame.SyncResult, error)) *cobra.Command {
-		return &cobra.Command{Use: use + " [REMOTE]", Short: short, Args: cobra.MaximumNArgs(1),
+		c := &cobra.Command{Use: use + " [REMOTE]", Short: short, Args: cobra.MaximumNArgs(1),
 			RunE: func(c *cobra.Command, args []string) error {
 				if err := f.check("text", "json"); err != nil {
 					return err
@@ -68,6 +65,10 @@ func newNotesCmd(env *Env, f *format) *cobra.Command {
 				}
 				return printNotes(env, f, use, out)
 			}}
+		c.Flags().StringVar(&opts.Repo, "repo", ".", "a directory inside the repository")
+		c.Flags().BoolVar(&opts.Configure, "configure", false,
+			"also add the notes fetch refspec and notes.displayRef to the repository's config")
+		return c
 	}
 	cmd.AddCommand(
 		verb("fetch", "Fetch the remote's notes and merge them into refs/notes/ctx", blame.FetchNotes),
