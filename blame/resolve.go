@@ -3,7 +3,6 @@ package blame
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -221,23 +220,122 @@ func objectEnd(data []byte, start int) int {
 	return -1
 }
 
-// resolve decodes a cited event's timestamp and excerpt.
+// resolve decodes a cited event's timestamp and excerpt, the same excerpt
+// as excerpt of the decoded event, without unquoting what it does not
+// show: a write's content up to its first non-blank line, a long text up
+// to what the excerpt keeps.
 func resolve(raw []byte) resolved {
 	var e struct {
-		Timestamp time.Time        `json:"timestamp"`
-		Tool      string           `json:"tool"`
-		Text      json.RawMessage  `json:"text"`
-		Files     []core.FileTouch `json:"files"`
+		Timestamp time.Time       `json:"timestamp"`
+		Tool      string          `json:"tool"`
+		Text      json.RawMessage `json:"text"`
+		Files     []rawTouch      `json:"files"`
 	}
 	if json.Unmarshal(raw, &e) != nil {
 		return resolved{}
 	}
-	ev := core.Event{Timestamp: e.Timestamp, Tool: e.Tool, Files: e.Files}
-	if !slices.ContainsFunc(ev.Files, func(f core.FileTouch) bool { return len(writtenLines(&f)) > 0 }) {
-		_ = json.Unmarshal(e.Text, &ev.Text) // the excerpt is the text's
+	v := resolved{ts: e.Timestamp.UTC(), ok: true}
+	for i := range e.Files {
+		f := &e.Files[i]
+		first, ok := f.firstWritten()
+		if ok {
+			v.excerpt = clip(strings.TrimSpace(e.Tool+" "+f.Path)+": "+first, excerptLen)
+			return v
+		}
 	}
-	return resolved{ts: ev.Timestamp.UTC(), excerpt: excerpt(&ev), ok: true}
+	v.excerpt = textExcerpt(e.Text)
+	return v
 }
+
+// rawTouch is a core.FileTouch whose texts are left encoded.
+type rawTouch struct {
+	Path    string          `json:"path"`
+	Op      string          `json:"op"`
+	OldText json.RawMessage `json:"old_text"`
+	NewText json.RawMessage `json:"new_text"`
+	Patch   json.RawMessage `json:"patch"`
+	MovedTo string          `json:"moved_to"`
+}
+
+// firstWritten is the first non-empty line writtenLines gives for the
+// touch, and whether it gives any line.
+func (f *rawTouch) firstWritten() (string, bool) {
+	if (f.Op == core.OpWrite || f.Op == core.OpCreate) && len(f.NewText) > 2 && f.NewText[0] == '"' {
+		if first, ok := firstNonBlankLine(f.NewText); ok {
+			return first, true // splitTrim of a non-empty content has lines
+		}
+	}
+	t := core.FileTouch{Path: f.Path, Op: f.Op, MovedTo: f.MovedTo}
+	for _, p := range []struct {
+		raw json.RawMessage
+		to  *string
+	}{{f.OldText, &t.OldText}, {f.NewText, &t.NewText}, {f.Patch, &t.Patch}} {
+		if len(p.raw) > 0 {
+			_ = json.Unmarshal(p.raw, p.to)
+		}
+	}
+	lines := writtenLines(&t)
+	for _, l := range lines {
+		if l != "" {
+			return l, true
+		}
+	}
+	return "", len(lines) > 0
+}
+
+// firstNonBlankLine unquotes the JSON string raw one line at a time up to
+// its first line that is not blank, and returns it trimmed; false when
+// there is none (or raw is not a plain JSON string).
+func firstNonBlankLine(raw []byte) (string, bool) {
+	body := raw[1 : len(raw)-1]
+	start := 0
+	for i := 0; i <= len(body); i++ {
+		end := i == len(body)
+		if !end && body[i] != '\\' {
+			continue
+		}
+		if !end && (i+1 >= len(body) || body[i+1] != 'n') {
+			i++ // another escape: skip its next byte
+			continue
+		}
+		var line string
+		if err := json.Unmarshal(append(append([]byte{'"'}, body[start:i]...), '"'), &line); err != nil {
+			return "", false
+		}
+		if t := strings.TrimSpace(line); t != "" {
+			return t, true
+		}
+		start = i + 2
+		i++
+	}
+	return "", false
+}
+
+// textExcerpt is excerpt's text part, unquoting a long text only as far
+// as the excerpt needs: a prefix whose complete words (all but its last,
+// which the cut may have split) already pass the excerpt's length gives
+// the same excerpt as the whole text.
+func textExcerpt(raw json.RawMessage) string {
+	for n := 4096; n < len(raw); n *= 4 {
+		var prefix string
+		if json.Unmarshal(append(raw[:n:n], '"'), &prefix) != nil {
+			continue // cut inside an escape: take more
+		}
+		words := strings.Fields(prefix)
+		if len(words) < 2 {
+			continue
+		}
+		if s := strings.Join(words[:len(words)-1], " "); len(s) > excerptLen {
+			return clip(s, excerptLen)
+		}
+	}
+	var text string
+	_ = json.Unmarshal(raw, &text)
+	return clip(strings.Join(strings.Fields(text), " "), excerptLen)
+}
+
+// excerptLen is the length an excerpt is clipped to.
+const excerptLen = 160
 
 // excerpt is the tool and file of an edit with its first written line, or
 // the start of the event's text.
@@ -251,10 +349,10 @@ func excerpt(e *core.Event) string {
 					break
 				}
 			}
-			return clip(strings.TrimSpace(e.Tool+" "+f.Path)+": "+first, 160)
+			return clip(strings.TrimSpace(e.Tool+" "+f.Path)+": "+first, excerptLen)
 		}
 	}
-	return clip(strings.Join(strings.Fields(e.Text), " "), 160)
+	return clip(strings.Join(strings.Fields(e.Text), " "), excerptLen)
 }
 
 func clip(s string, n int) string {

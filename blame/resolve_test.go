@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 
 	"ctx/core"
 	"ctx/ingest"
@@ -74,6 +76,7 @@ func TestSplitChunkMatchesDecoding(t *testing.T) {
 				if !reflect.DeepEqual(got, want) {
 					t.Fatalf("event %s differs:\n%+v\n%+v", want.ID, got, want)
 				}
+				checkResolve(t, split[want.ID.String()], &want)
 				events++
 			}
 			chunks++
@@ -110,4 +113,64 @@ func copyDir(t *testing.T, src, dst string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// checkResolve: resolve on the event's JSON gives what excerpt gives on
+// the decoded event.
+func checkResolve(t testing.TB, raw []byte, e *core.Event) {
+	t.Helper()
+	want := resolved{ts: e.Timestamp.UTC(), excerpt: excerpt(e), ok: true}
+	if got := resolve(raw); got != want {
+		t.Fatalf("resolve %s:\n got %q\nwant %q", e.ID, got.excerpt, want.excerpt)
+	}
+}
+
+// TestResolveExcerptEdgeCases: long texts cut inside escapes, words and
+// runes; writes whose first lines are blank, escaped or carriage-returned.
+func TestResolveExcerptEdgeCases(t *testing.T) {
+	long := strings.Repeat("word\t\"é\u2028 ", 900) + strings.Repeat("x", 5000) + " end"
+	cases := []core.Event{
+		{Text: long},
+		{Text: strings.Repeat(" ", 5000) + "late start " + strings.Repeat("ü", 3000)},
+		{Text: strings.Repeat("\\", 3000) + " " + strings.Repeat("a ", 200)},
+		{Text: strings.Repeat("日本語 ", 2000)},
+		{Text: "alpha beta gamma delta" + strings.Repeat(" ", 5000) + "omega"},
+		{Text: "short text"},
+		{},
+		{Tool: "Write", Files: []core.FileTouch{{Path: "a.go", Op: core.OpWrite, NewText: "\n  \r\n\t\nfirst \\n real\nsecond\n"}}},
+		{Tool: "Write", Files: []core.FileTouch{{Path: "a.go", Op: core.OpWrite, NewText: "\n \n\r\n"}}, Text: "fallback"},
+		{Tool: "Write", Files: []core.FileTouch{{Path: "a.go", Op: core.OpCreate, NewText: "\u00e9t\u00e9 \"q\"\n"}}},
+		{Tool: "Edit", Files: []core.FileTouch{{Path: "b.go", Op: core.OpEdit, OldText: "a\nb\n", NewText: "a\nb\nc\n"}}},
+		{Tool: "Edit", Files: []core.FileTouch{{Path: "b.go", Op: core.OpEdit, OldText: "a\n", NewText: "a\n"}}, Text: "no change"},
+		{Tool: "apply_patch", Files: []core.FileTouch{{Path: "c.go", Op: core.OpPatch, Patch: "--- a\n+++ b\n@@\n+added\n"}}},
+		{Tool: "Read", Files: []core.FileTouch{{Path: "d.go", Op: core.OpRead}}, Text: long},
+	}
+	for i := range cases {
+		e := &cases[i]
+		e.Timestamp = time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
+		raw, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkResolve(t, raw, e)
+	}
+}
+
+func FuzzResolveExcerpt(f *testing.F) {
+	f.Add("text", "content\nline", "write", 4000)
+	f.Add("é\\\"", "\n\n x", "edit", 10)
+	f.Fuzz(func(t *testing.T, text, content, op string, repeat int) {
+		repeat = max(0, min(repeat, 3000))
+		e := core.Event{Timestamp: time.Unix(1, 0).UTC(), Tool: "T", Text: strings.Repeat(text+" ", repeat),
+			Files: []core.FileTouch{{Path: "p", Op: op, NewText: content, OldText: text}}}
+		raw, err := json.Marshal(&e)
+		if err != nil {
+			t.Skip()
+		}
+		var back core.Event // what the store holds after a round trip
+		if err := json.Unmarshal(raw, &back); err != nil {
+			t.Skip()
+		}
+		checkResolve(t, raw, &back)
+	})
 }
