@@ -169,6 +169,15 @@ func TestNotesSyncTwoClones(t *testing.T) {
 			t.Fatalf("grown.go lines %v", r.Lines)
 		}
 	}
+	cv, err := BlameCommit(ctx, tm.b, shared, NewResolver(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fe := range cv.Files {
+		if fe.File == "grown.go" && (len(fe.Records) != 1 || !slices.Equal(fe.Records[0].Lines, [][2]int{{1, 5}})) {
+			t.Fatalf("commit view of grown.go: %+v", fe.Records)
+		}
+	}
 
 	// Round two, the other order: both add to the shared commit, b first.
 	tm.note(tm.a, shared, rec("x.go", "sa2", [2]int{7, 7}))
