@@ -113,9 +113,20 @@ func (r *Repo) GitIn(ctx context.Context, stdin []byte, args ...string) (string,
 }
 
 func gitOut(ctx context.Context, dir string, stdin []byte, args ...string) (string, error) {
+	return runGit(ctx, dir, stdin, []string{"GIT_TERMINAL_PROMPT=0", "LC_ALL=C"}, args...)
+}
+
+// gitRemote runs a git command that talks to a remote on the user's
+// behalf (ctx notes fetch|push): git may ask for credentials on the
+// terminal as git fetch and git push would.
+func (r *Repo) gitRemote(ctx context.Context, args ...string) (string, error) {
+	return runGit(ctx, r.Root, nil, []string{"LC_ALL=C"}, args...)
+}
+
+func runGit(ctx context.Context, dir string, stdin []byte, env []string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	cmd.Env = append(os.Environ(), env...)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}

@@ -123,7 +123,7 @@ func (r *Repo) syncRemoteDefault(ctx context.Context, remote string) (string, st
 }
 
 func (r *Repo) fetchMerge(ctx context.Context, res *SyncResult) error {
-	_, err := r.Git(ctx, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--end-of-options", res.Remote,
+	_, err := r.gitRemote(ctx, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--end-of-options", res.Remote,
 		"+"+NotesRef+":"+res.Tracking)
 	if err != nil {
 		var ge *GitError
@@ -193,7 +193,7 @@ func PushNotes(ctx context.Context, repo *Repo, remote string, attempts int) (*S
 // remote ref changed and whether the push was rejected as not a
 // fast-forward (the remote moved); other failures are errors.
 func (r *Repo) pushOnce(ctx context.Context, remote string) (pushed, rejected bool, err error) {
-	out, err := r.Git(ctx, "push", "--porcelain", "--no-verify", "--end-of-options", remote, NotesRef+":"+NotesRef)
+	out, err := r.gitRemote(ctx, "push", "--porcelain", "--no-verify", "--end-of-options", remote, NotesRef+":"+NotesRef)
 	for _, l := range strings.Split(out, "\n") {
 		f := strings.SplitN(l, "\t", 3)
 		if len(f) < 3 || !strings.HasSuffix(f[1], ":"+NotesRef) {
