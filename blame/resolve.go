@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"ctx/core"
@@ -316,22 +317,41 @@ func firstNonBlankLine(raw []byte) (string, bool) {
 // which the cut may have split) already pass the excerpt's length gives
 // the same excerpt as the whole text.
 func textExcerpt(raw json.RawMessage) string {
-	for n := 4096; n < len(raw); n *= 4 {
+	for n := 512; n < len(raw); n *= 4 {
 		var prefix string
 		if json.Unmarshal(append(raw[:n:n], '"'), &prefix) != nil {
 			continue // cut inside an escape: take more
 		}
-		words := strings.Fields(prefix)
-		if len(words) < 2 {
-			continue
-		}
-		if s := strings.Join(words[:len(words)-1], " "); len(s) > excerptLen {
+		if s, ok := completeWords(prefix, excerptLen); ok {
 			return clip(s, excerptLen)
 		}
 	}
 	var text string
 	_ = json.Unmarshal(raw, &text)
 	return clip(strings.Join(strings.Fields(text), " "), excerptLen)
+}
+
+// completeWords joins with single spaces the words of prefix that are
+// surely whole (every word but the last), and reports whether they make
+// more than n bytes.
+func completeWords(prefix string, n int) (string, bool) {
+	var b strings.Builder
+	rest := prefix
+	for {
+		rest = strings.TrimLeftFunc(rest, unicode.IsSpace)
+		end := strings.IndexFunc(rest, unicode.IsSpace)
+		if end < 0 {
+			return "", false // the last word: the cut may have split it
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(rest[:end])
+		if b.Len() > n {
+			return b.String(), true
+		}
+		rest = rest[end:]
+	}
 }
 
 // excerptLen is the length an excerpt is clipped to.
