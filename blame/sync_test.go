@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -313,4 +314,27 @@ func TestNotesSyncBadInput(t *testing.T) {
 		"+refs/notes/ctx:refs/notes/ctx-remote/origin") {
 		t.Fatalf("refspec: %s", out)
 	}
+}
+
+// FuzzParseNoteFast: the fast path gives ParseNote's note or ParseNote's
+// error, for any note.
+func FuzzParseNoteFast(f *testing.F) {
+	for _, s := range []string{
+		"{\"ctx_notes\":1}\n{\"file\":\"a\",\"lines\":[[1,2]],\"ctx_session_id\":\"ses_x\",\"match\":\"exact_line\"}\n",
+		"{\"ctx_notes\":1}\n\n{\"ctx_notes\":1}\n{\"file\":null,\"ctx_session_id\":\"s\"}\r\n",
+		"{\"ctx_notes\":2}\n", "{\"ctx_notes\": 1}\n", "null\n{\"ctx_notes\":1}\n", "{\"file\":3}\n{\"ctx_notes\":1}\n",
+		"{\"CTX_SESSION_ID\":\"s\"}\n{\"ctx_notes\":1}\n", "not json\n", "",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		want, werr := ParseNote(data)
+		got, gerr := parseNoteFast(data)
+		if (werr == nil) != (gerr == nil) || (werr != nil && werr.Error() != gerr.Error()) {
+			t.Fatalf("errors: %v / %v", gerr, werr)
+		}
+		if werr == nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("notes differ:\n%+v\n%+v", got, want)
+		}
+	})
 }
