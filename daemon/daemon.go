@@ -147,6 +147,8 @@ type daemon struct {
 	pending   time.Time // first file event not yet imported; zero when none
 	watching  int
 	fileDirs  map[string]bool // directories holding source files
+	roots     []string        // source roots
+	above     map[string]bool // watched only for the roots (see watchPlan)
 	rewatch   bool            // rediscover and add watches before the next pass
 	lastEvent time.Time       // newest relevant file event
 	ln        *net.UnixListener

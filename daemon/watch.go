@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,21 +21,31 @@ const MaxWatches = 4096
 type rooter interface{ Root(core.Env) string }
 
 // watchPlan is what to watch: the directories holding source files (any
-// change there triggers a pass) and every other directory between them and
-// their source roots (creations and removals there trigger one).
+// change there triggers a pass), every other directory between them and
+// their source roots (creations and removals there trigger one), and the
+// nearest existing ancestor of each root, where only the creation or
+// removal of the root (or of a directory on the way to it) counts, so a
+// root deleted and recreated is watched again at once.
 type watchPlan struct {
 	fileDirs map[string]bool
 	all      map[string]bool
+	roots    []string
+	above    map[string]bool // ancestors of roots, watched for the roots alone
 }
 
 // planWatches discovers the sources' files and returns the directories to
 // watch.
 func planWatches(env core.Env, srcs []core.Source) watchPlan {
-	p := watchPlan{fileDirs: map[string]bool{}, all: map[string]bool{}}
+	p := watchPlan{fileDirs: map[string]bool{}, all: map[string]bool{}, above: map[string]bool{}}
 	for _, s := range srcs {
 		root := sourceRoot(env, s)
 		if root != "" {
-			p.all[filepath.Clean(root)] = true
+			root = filepath.Clean(root)
+			p.all[root] = true
+			p.roots = append(p.roots, root)
+			if up := existingAncestor(root); up != "" {
+				p.above[up] = true
+			}
 		}
 		files, _ := s.Discover(env)
 		for _, f := range files {
@@ -45,6 +56,17 @@ func planWatches(env core.Env, srcs []core.Source) watchPlan {
 		}
 	}
 	return p
+}
+
+// existingAncestor returns the nearest existing directory above path, or
+// "" when that is the filesystem root (never watched).
+func existingAncestor(path string) string {
+	for d := filepath.Dir(path); d != filepath.Dir(d); d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			return d
+		}
+	}
+	return ""
 }
 
 func sourceRoot(env core.Env, s core.Source) string {
@@ -80,12 +102,16 @@ func (d *daemon) applyWatches(w *fsnotify.Watcher, p watchPlan) int {
 	have := map[string]bool{}
 	for _, dir := range w.WatchList() {
 		have[dir] = true
-		if !p.all[dir] && dir != d.opts.Home {
+		if !p.all[dir] && !p.above[dir] && dir != d.opts.Home {
 			_ = w.Remove(dir)
 		}
 	}
 	n := 0
-	for dir := range p.all {
+	want := maps.Clone(p.all)
+	for dir := range p.above {
+		want[dir] = true
+	}
+	for dir := range want {
 		if n >= MaxWatches {
 			d.log.Printf("watch limit %d reached; the rescan covers the rest", MaxWatches)
 			break
@@ -101,8 +127,14 @@ func (d *daemon) applyWatches(w *fsnotify.Watcher, p watchPlan) int {
 			break
 		}
 	}
+	above := map[string]bool{}
+	for dir := range p.above {
+		if !p.all[dir] {
+			above[dir] = true
+		}
+	}
 	d.mu.Lock()
-	d.fileDirs, d.watching = p.fileDirs, n
+	d.fileDirs, d.watching, d.roots, d.above = p.fileDirs, n, p.roots, above
 	d.mu.Unlock()
 	return n
 }
@@ -114,6 +146,10 @@ func (d *daemon) relevant(w *fsnotify.Watcher, ev fsnotify.Event) bool {
 		return false
 	}
 	d.mu.Lock()
+	if d.above[filepath.Dir(ev.Name)] && !d.onRootPath(ev.Name) {
+		d.mu.Unlock()
+		return false // a sibling of a root's ancestor: not ours
+	}
 	inFileDir := d.fileDirs[filepath.Dir(ev.Name)]
 	structural := ev.Op.Has(fsnotify.Create) || ev.Op.Has(fsnotify.Remove) || ev.Op.Has(fsnotify.Rename)
 	if structural {
@@ -126,6 +162,17 @@ func (d *daemon) relevant(w *fsnotify.Watcher, ev fsnotify.Event) bool {
 		}
 	}
 	return inFileDir || structural
+}
+
+// onRootPath reports whether path is a source root or a directory above
+// one. d.mu is held.
+func (d *daemon) onRootPath(path string) bool {
+	for _, r := range d.roots {
+		if underDir(r, path) {
+			return true
+		}
+	}
+	return false
 }
 
 func underDir(path, dir string) bool {

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -33,6 +34,26 @@ var ErrCorrupt = errors.New("objects: corrupt object")
 
 // Is makes errors.Is(err, ErrCorrupt) true for a *CorruptError.
 func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
+
+// ErrNoSpace is matched (errors.Is) by every write error caused by a full
+// device (ENOSPC or EDQUOT). Nothing becomes visible under its name when a
+// write fails, so the objects already committed stay intact.
+var ErrNoSpace = errors.New("no space left on the device holding the object store")
+
+// writeError wraps a failed write of object id, naming a full device.
+func writeError(op string, id ID, err error) error {
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		return fmt.Errorf("objects: %s %s: %w: %w", op, id, ErrNoSpace, err)
+	}
+	return fmt.Errorf("objects: %s %s: %w", op, id, err)
+}
+
+// writeTemp writes an object's bytes to its temporary file; tests replace
+// it to simulate a full device.
+var writeTemp = func(f *os.File, b []byte) error {
+	_, err := f.Write(b)
+	return err
+}
 
 // Getter reads objects.
 type Getter interface {
@@ -160,19 +181,19 @@ func (b *Batch) Put(data []byte) (ID, error) {
 	}
 	f, err := os.CreateTemp(filepath.Join(b.s.dir, "tmp"), id.Short()+"-*")
 	if err != nil {
-		return id, fmt.Errorf("objects: write %s: %w", id, err)
+		return id, writeError("write", id, err)
 	}
 	comp := encoder.EncodeAll(data, make([]byte, 0, len(data)/3+64+IDSize))
 	sum := Hash(comp)
 	comp = append(comp, sum[:]...)
-	if _, err := f.Write(comp); err != nil {
+	if err := writeTemp(f, comp); err != nil {
 		f.Close()
 		os.Remove(f.Name())
-		return id, fmt.Errorf("objects: write %s: %w", id, err)
+		return id, writeError("write", id, err)
 	}
 	if err := f.Close(); err != nil {
 		os.Remove(f.Name())
-		return id, fmt.Errorf("objects: write %s: %w", id, err)
+		return id, writeError("write", id, err)
 	}
 	b.mu.Lock()
 	if _, dup := b.pending[id]; dup {
@@ -204,7 +225,12 @@ func (b *Batch) Commit() error {
 		ids = append(ids, id)
 	}
 	sort.Slice(ids, func(i, j int) bool { return strings.Compare(ids[i].String(), ids[j].String()) < 0 })
-	if err := parallel(ids, func(id ID) error { return syncFile(b.pending[id]) }); err != nil {
+	if err := parallel(ids, func(id ID) error {
+		if err := syncFile(b.pending[id]); err != nil {
+			return writeError("sync", id, err)
+		}
+		return nil
+	}); err != nil {
 		return err
 	}
 	dirs := map[string]bool{}
@@ -213,12 +239,12 @@ func (b *Batch) Commit() error {
 		dir := filepath.Dir(dst)
 		if !dirs[dir] {
 			if err := os.MkdirAll(dir, 0o700); err != nil {
-				return fmt.Errorf("objects: commit: %w", err)
+				return writeError("commit", id, err)
 			}
 			dirs[dir] = true
 		}
 		if err := os.Rename(b.pending[id], dst); err != nil {
-			return fmt.Errorf("objects: commit %s: %w", id, err)
+			return writeError("commit", id, err)
 		}
 	}
 	dirs[b.s.dir] = true
@@ -276,13 +302,10 @@ func parallel(ids []ID, fn func(ID) error) error {
 func syncFile(path string) error {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
-		return fmt.Errorf("objects: sync: %w", err)
+		return err
 	}
 	defer f.Close()
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("objects: sync: %w", err)
-	}
-	return nil
+	return f.Sync()
 }
 
 // SyncDir fsyncs a directory so that renames into it are durable.

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -114,5 +116,55 @@ func TestParseID(t *testing.T) {
 	}
 	if HashParts("ab", "c") == HashParts("a", "bc") {
 		t.Fatal("HashParts collides across part boundaries")
+	}
+}
+
+// TestFullDeviceIsNamedAndLosesNothing simulates ENOSPC in the middle of a
+// batch (this runs everywhere; the daemon package repeats it on a real full
+// filesystem when it may mount one): the error names the full device, the
+// committed objects stay readable, no temporary file is left, and a later
+// write with space succeeds.
+func TestFullDeviceIsNamedAndLosesNothing(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, err := s.Put([]byte("committed before the device filled"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := writeTemp
+	t.Cleanup(func() { writeTemp = real })
+	writes := 0
+	writeTemp = func(f *os.File, b []byte) error {
+		writes++
+		if writes > 1 {
+			_, _ = f.Write(b[:len(b)/2])
+			return &os.PathError{Op: "write", Path: f.Name(), Err: syscall.ENOSPC}
+		}
+		return real(f, b)
+	}
+	b := s.NewBatch()
+	if _, err := b.Put([]byte("first object fits")); err != nil {
+		t.Fatal(err)
+	}
+	_, err = b.Put([]byte("second object does not"))
+	if !errors.Is(err, ErrNoSpace) || !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "no space left") {
+		t.Fatalf("write on a full device: %v, want ErrNoSpace wrapping ENOSPC", err)
+	}
+	b.Abort()
+	if left, _ := os.ReadDir(filepath.Join(s.Dir(), "tmp")); len(left) != 0 {
+		t.Fatalf("temporary files left after the failed batch: %d", len(left))
+	}
+	if got, err := s.Get(kept); err != nil || string(got) != "committed before the device filled" {
+		t.Fatalf("committed object after the failure: %q, %v", got, err)
+	}
+	if s.Has(Hash([]byte("first object fits"))) {
+		t.Fatal("an object of the aborted batch became visible")
+	}
+	writeTemp = real
+	id, err := s.Put([]byte("second object does not"))
+	if err != nil || !s.Has(id) {
+		t.Fatalf("write with space again: %v", err)
 	}
 }
