@@ -102,6 +102,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		return nil, err
 	}
 	_ = rs.BreakLock(refs.Active) // we hold the writer lock: a ref lock left now is stale
+	if err := rs.RepairLog(refs.Active); err != nil {
+		return nil, err
+	}
 	_ = store.CleanTemp()
 	st, err := loadState(store, rs)
 	if err != nil {
@@ -124,10 +127,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		return nil, err
 	}
 	rep, err := r.publish(rs)
-	if err == nil {
-		r.buildVectors(ctx)
+	if err != nil {
+		r.batch.Abort()
+		return nil, err
 	}
-	return rep, err
+	r.buildVectors(ctx)
+	return rep, nil
 }
 
 func loadState(store *objects.Store, rs *refs.Refs) (*state, error) {

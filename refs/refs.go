@@ -175,6 +175,32 @@ func (r *Refs) Log(name string) ([]LogEntry, error) {
 	return out, sc.Err()
 }
 
+// RepairLog appends the reflog line of a ref whose last update died between
+// moving the ref and logging it (a crash in that window), so that the
+// generation it names is kept like every other published one. Only the
+// holder of the store's writer lock may call it.
+func (r *Refs) RepairLog(name string) error {
+	cur, err := r.Get(name)
+	if errors.Is(err, ErrNoRef) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	log, err := r.Log(name)
+	if err != nil {
+		return err
+	}
+	var last objects.ID
+	if len(log) > 0 {
+		last = log[len(log)-1].New
+		if last == cur {
+			return nil
+		}
+	}
+	return r.appendLog(name, last, cur, "recovered: the ref moved but its log line was not written")
+}
+
 // ExpireLog rewrites the reflog of a ref keeping only the entries keep
 // accepts (atomically: temp file, fsync, rename).
 func (r *Refs) ExpireLog(name string, keep func(LogEntry) bool) error {

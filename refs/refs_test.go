@@ -115,3 +115,31 @@ func TestGenerationRoundTrip(t *testing.T) {
 		t.Fatal("Load accepted a non-generation object")
 	}
 }
+
+// TestRepairLogAfterCrashBetweenMoveAndLog simulates a writer killed after
+// moving refs/active and before logging it: RepairLog logs the generation,
+// once.
+func TestRepairLogAfterCrashBetweenMoveAndLog(t *testing.T) {
+	dir := t.TempDir()
+	rs, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := objects.Hash([]byte("a")), objects.Hash([]byte("b"))
+	if err := rs.Update(Active, objects.ID{}, a, "first"); err != nil {
+		t.Fatal(err)
+	}
+	// The crash: the ref names b, the log ends at a.
+	if err := os.WriteFile(filepath.Join(dir, "refs", Active), []byte(b.String()+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := rs.RepairLog(Active); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log, err := rs.Log(Active)
+	if err != nil || len(log) != 2 || log[1].Old != a || log[1].New != b {
+		t.Fatalf("log after repair: %+v, %v", log, err)
+	}
+}
