@@ -144,13 +144,14 @@ type daemon struct {
 	done      chan struct{} // closed and replaced when a pass finishes
 	last      passResult
 	lastAt    time.Time
-	pending   time.Time // first file event not yet imported; zero when none
+	pending   time.Time // oldest source change not yet published; zero when none
+	passing   bool      // a pass is running
+	next      time.Time // oldest change noted since the running pass began
 	watching  int
 	fileDirs  map[string]bool // directories holding source files
 	roots     []string        // source roots
 	above     map[string]bool // watched only for the roots (see watchPlan)
 	rewatch   bool            // rediscover and add watches before the next pass
-	lastEvent time.Time       // newest relevant file event
 	ln        *net.UnixListener
 	wg        *sync.WaitGroup // the pass loop, accept loops and handlers
 	conns     chan struct{}   // semaphore bounding concurrent requests

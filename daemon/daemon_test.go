@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -150,5 +151,75 @@ func TestLogIsWritten(t *testing.T) {
 	data, err := os.ReadFile(daemon.LogPath(s.store))
 	if err != nil || !strings.Contains(string(data), "daemon started") {
 		t.Fatalf("log file: %q, %v", data, err)
+	}
+}
+
+// TestLagIsTheOldestUnpublishedChange checks lag_seconds against the times
+// the test knows: it counts from the write (not from when a pass starts),
+// it is 0 once published, a failed pass keeps it, and a change the watches
+// did not time counts from the file's modification time.
+func TestLagIsTheOldestUnpublishedChange(t *testing.T) {
+	s := newScratch(t)
+	s.appendRecords(t, "x", "s", "opening marmalade", 2)
+	opts := s.options()
+	opts.Rescan = time.Hour
+	opts.Debounce = time.Hour // only syncs import
+	runInProcess(t, opts)
+	if r, err := daemon.Wake(s.store, time.Minute); err != nil || r.Generation == 0 {
+		t.Fatalf("first sync %+v, %v", r, err)
+	}
+	if st := daemon.State(s.store); st.LagSeconds != 0 {
+		t.Fatalf("lag %v after the first sync, want 0", st.LagSeconds)
+	}
+
+	written := time.Now()
+	s.appendRecords(t, "x", "s", "appended", 1)
+	var seen time.Time
+	eventually(t, "the append noted", func() bool { seen = time.Now(); return daemon.State(s.store).LagSeconds > 0 })
+	time.Sleep(300 * time.Millisecond)
+	before := time.Now()
+	lag := daemon.State(s.store).LagSeconds
+	after := time.Now()
+	if lo, hi := before.Sub(seen).Seconds(), after.Sub(written).Seconds(); lag < lo || lag > hi {
+		t.Fatalf("lag %.3fs, want between %.3fs and %.3fs", lag, lo, hi)
+	}
+	if _, err := daemon.Wake(s.store, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if st := daemon.State(s.store); st.LagSeconds != 0 {
+		t.Fatalf("lag %v after the append was published, want 0", st.LagSeconds)
+	}
+
+	// A pass that fails: the index directory is replaced by a file. The new
+	// session's file says it changed an hour ago.
+	index := filepath.Join(s.store, "index")
+	if err := os.Rename(index, index+".away"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(index, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s.appendRecords(t, "x", "old", "restored from a backup", 1)
+	hourAgo := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(s.sessionFile("x", "old"), hourAgo, hourAgo); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := daemon.Wake(s.store, time.Minute); err == nil {
+		t.Fatal("sync with an unusable index succeeded")
+	}
+	if lag := daemon.State(s.store).LagSeconds; lag < 3600 || lag > 3600+60 {
+		t.Fatalf("lag %.1fs after a failed pass over a file changed an hour ago, want about 3600", lag)
+	}
+	if err := os.Remove(index); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(index+".away", index); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := daemon.Wake(s.store, time.Minute); err != nil || !r.Published {
+		t.Fatalf("sync after the repair %+v, %v", r, err)
+	}
+	if st := daemon.State(s.store); st.LagSeconds != 0 {
+		t.Fatalf("lag %v once everything is published, want 0", st.LagSeconds)
 	}
 }

@@ -22,8 +22,11 @@
 //     newline-delimited JSON object per connection, at most MaxRequest
 //     bytes: {"op":"sync"}, {"op":"status"} or {"op":"stop"}. The client
 //     bounds its own wait and reads the committed generation either way.
-//   - Lag: how long the oldest file event not yet imported has waited; 0
-//     when the store is up to date with what the watches saw.
+//   - Lag: how long ago the oldest source change not yet published was
+//     made: a file event (timed when it arrives) or, for a change the
+//     watches missed, the modification time of a file a pass found changed.
+//     A pass that fails keeps it; one that succeeds leaves only the changes
+//     noted after it began. 0 when the store is up to date.
 //   - Autostart: a wake that finds no daemon starts one detached, unless
 //     CTX_DAEMON=off, [daemon] enabled = false, or the caller is a test
 //     binary.

@@ -99,14 +99,20 @@ func (d *daemon) onEvent(ctx context.Context, w *fsnotify.Watcher, ev fsnotify.E
 	return true
 }
 
-func (d *daemon) noteEvent() {
-	now := time.Now()
+func (d *daemon) noteEvent() { d.noteChange(time.Now()) }
+
+// noteChange records a source change made at t that is not yet published:
+// a file event (at the time it arrives) or a file a pass found changed (at
+// its modification time). The lag counts from the oldest one.
+func (d *daemon) noteChange(t time.Time) {
 	d.mu.Lock()
-	if d.pending.IsZero() {
-		d.pending = now
+	defer d.mu.Unlock()
+	if d.pending.IsZero() || t.Before(d.pending) {
+		d.pending = t
 	}
-	d.lastEvent = now
-	d.mu.Unlock()
+	if d.passing && (d.next.IsZero() || t.Before(d.next)) {
+		d.next = t
+	}
 }
 
 // passLoop runs one pass per kick until ctx ends.
@@ -117,10 +123,10 @@ func (d *daemon) passLoop(ctx context.Context, w *fsnotify.Watcher) {
 			return
 		case <-d.kick:
 		}
-		start := time.Now()
 		d.mu.Lock()
 		target, rewatch := d.requested, d.rewatch
 		d.rewatch = false
+		d.passing, d.next = true, time.Time{}
 		d.mu.Unlock()
 		res := d.pass(ctx, w, rewatch)
 		if ctx.Err() != nil {
@@ -128,11 +134,13 @@ func (d *daemon) passLoop(ctx context.Context, w *fsnotify.Watcher) {
 		}
 		d.mu.Lock()
 		d.served, d.last, d.lastAt = target, res, time.Now()
-		if d.lastEvent.Before(start) {
-			d.pending = time.Time{}
-		} else if !d.pending.IsZero() {
-			d.pending = start
+		if res.Err == nil {
+			// Published (or nothing to publish): what is left unpublished
+			// is what changed after the pass began. A failed pass keeps
+			// the oldest change.
+			d.pending = d.next
 		}
+		d.passing, d.next = false, time.Time{}
 		close(d.done)
 		d.done = make(chan struct{})
 		d.mu.Unlock()
@@ -151,7 +159,7 @@ func (d *daemon) pass(ctx context.Context, w *fsnotify.Watcher, rewatch bool) pa
 	}
 	busy := func() { d.log.Printf("another import holds the store; waiting for it") }
 	rep, err := ingest.Run(ctx, ingest.Options{Home: d.opts.Home, Env: d.opts.Env, Sources: srcs,
-		Version: d.opts.Version, Redactor: d.opts.Redactor, Busy: busy})
+		Version: d.opts.Version, Redactor: d.opts.Redactor, Busy: busy, Planned: d.planned})
 	if err != nil {
 		if ctx.Err() == nil {
 			d.log.Printf("import failed: %v", err)
@@ -167,6 +175,16 @@ func (d *daemon) pass(ctx context.Context, w *fsnotify.Watcher, rewatch bool) pa
 		res.Generation = activeNumber(d.opts.Home)
 	}
 	return res
+}
+
+// planned notes the oldest change a pass found by planning: the pass began
+// after it, so it counts as unpublished until the pass succeeds.
+func (d *daemon) planned(oldest time.Time) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.pending.IsZero() || oldest.Before(d.pending) {
+		d.pending = oldest
+	}
 }
 
 // activeNumber returns the number of the active generation, 0 when there

@@ -28,6 +28,11 @@ type Options struct {
 	Now      func() time.Time // clock; time.Now when nil
 	Workers  int              // parse workers; 2 when zero
 	Progress func(Progress)   // called from one goroutine as files finish
+	// Planned, when set, is called once files are planned, with the time of
+	// the oldest change this run will import (the oldest modification time
+	// of the files to read, or now when a file vanished); not called when
+	// nothing changed.
+	Planned func(oldest time.Time)
 	Busy     func()           // called when another import holds the store
 	// Redactor, when set, replaces secrets in every event and session title
 	// before anything is stored or indexed.
@@ -118,6 +123,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		r.opts.Workers = 2
 	}
 	todo := r.plan()
+	r.planned(todo)
 	if len(todo) == 0 && !r.changedMissing {
 		r.buildVectors(ctx)
 		return r.rep, nil
@@ -261,6 +267,27 @@ func (r *run) plan() []job {
 	}
 	sort.Slice(todo, func(i, j int) bool { return todo[i].size > todo[j].size })
 	return todo
+}
+
+// planned reports the oldest change of the plan to Options.Planned.
+// Volatile files (re-read every run) carry no modification time and do not
+// count.
+func (r *run) planned(todo []job) {
+	if r.opts.Planned == nil {
+		return
+	}
+	var oldest time.Time
+	if r.changedMissing {
+		oldest = r.opts.Now()
+	}
+	for _, j := range todo {
+		if !j.mtime.IsZero() && (oldest.IsZero() || j.mtime.Before(oldest)) {
+			oldest = j.mtime
+		}
+	}
+	if !oldest.IsZero() {
+		r.opts.Planned(oldest)
+	}
 }
 
 func statCode(err error) string {
