@@ -139,9 +139,10 @@ type daemon struct {
 	kick    chan struct{} // buffered 1: a pass is wanted
 
 	mu        sync.Mutex
-	requested uint64        // requests made
-	served    uint64        // requests served by a finished pass
-	done      chan struct{} // closed and replaced when a pass finishes
+	interrupt context.CancelFunc // stops the running maintenance; nil when none runs
+	requested uint64             // requests made
+	served    uint64             // requests served by a finished pass
+	done      chan struct{}      // closed and replaced when a pass finishes
 	last      passResult
 	lastAt    time.Time
 	pending   time.Time // oldest source change not yet published; zero when none
@@ -177,6 +178,9 @@ func (d *daemon) request() uint64 {
 	d.mu.Lock()
 	d.requested++
 	n := d.requested
+	if d.interrupt != nil {
+		d.interrupt()
+	}
 	d.mu.Unlock()
 	select {
 	case d.kick <- struct{}{}:

@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,9 @@ import (
 	"time"
 
 	"ctx/daemon"
+	"ctx/ingest"
+	"ctx/objects"
+	"ctx/refs"
 )
 
 func TestAppendBecomesSearchable(t *testing.T) {
@@ -222,4 +226,69 @@ func TestLagIsTheOldestUnpublishedChange(t *testing.T) {
 	if st := daemon.State(s.store); st.LagSeconds != 0 {
 		t.Fatalf("lag %v once everything is published, want 0", st.LagSeconds)
 	}
+}
+
+// TestMergingWaitsForIdleTime: the daemon's passes publish without merging
+// shards (so a wake never waits for a merge), and the merge follows in idle
+// time as a generation of its own over the same history.
+func TestMergingWaitsForIdleTime(t *testing.T) {
+	s := newScratch(t)
+	s.appendRecords(t, "x", "s", "opening marmalade", 3)
+	opts := s.options()
+	opts.Rescan = time.Hour
+	opts.Debounce = time.Hour // only syncs import
+	runInProcess(t, opts)
+	for i := 0; i < ingest.MaxSmallShards+4; i++ {
+		s.appendRecords(t, "x", fmt.Sprintf("s%d", i), fmt.Sprintf("increment%d tapir", i), 2)
+		if r, err := daemon.Wake(s.store, time.Minute); err != nil || !r.Published {
+			t.Fatalf("sync %d: %+v, %v", i, r, err)
+		}
+	}
+	var gens []*refs.Generation
+	var msgs []string
+	eventually(t, "a merge in idle time", func() bool {
+		gens, msgs = reflogGenerations(t, s.store)
+		last := gens[len(gens)-1]
+		return strings.HasPrefix(msgs[len(msgs)-1], "maintenance:") && len(last.Shards) <= ingest.MaxSmallShards
+	})
+	unmerged := false
+	for i, g := range gens {
+		if strings.HasPrefix(msgs[i], "import:") && len(g.Shards) > ingest.MaxSmallShards {
+			unmerged = true
+		}
+	}
+	if !unmerged {
+		t.Fatal("no pass published more than MaxSmallShards shards: the passes merged inline")
+	}
+	if n := hits(t, s.store, "tapir"); n != 2*(ingest.MaxSmallShards+4) {
+		t.Fatalf("tapir: %d hits after the merge, want %d", n, 2*(ingest.MaxSmallShards+4))
+	}
+}
+
+// reflogGenerations loads the generations of the store's reflog, oldest
+// first, with their log messages.
+func reflogGenerations(t *testing.T, store string) ([]*refs.Generation, []string) {
+	t.Helper()
+	rs, err := refs.Open(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, err := objects.Open(ingest.ObjectsDir(store))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, err := rs.Log(refs.Active)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gens []*refs.Generation
+	var msgs []string
+	for _, e := range log {
+		g, err := refs.Load(objs, e.New)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gens, msgs = append(gens, g), append(msgs, e.Message)
+	}
+	return gens, msgs
 }

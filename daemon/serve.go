@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -115,13 +116,26 @@ func (d *daemon) noteChange(t time.Time) {
 	}
 }
 
-// passLoop runs one pass per kick until ctx ends.
+// passLoop runs one pass per kick until ctx ends. Between passes, when no
+// request waits, it runs the deferred maintenance (shard merging, vectors)
+// and returns unused memory to the system; a request interrupts it.
 func (d *daemon) passLoop(ctx context.Context, w *fsnotify.Watcher) {
+	due := false // maintenance is owed since the last pass
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-d.kick:
+		default:
+			if due {
+				due = !d.maintain(ctx)
+				continue
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-d.kick:
+			}
 		}
 		d.mu.Lock()
 		target, rewatch := d.requested, d.rewatch
@@ -144,7 +158,43 @@ func (d *daemon) passLoop(ctx context.Context, w *fsnotify.Watcher) {
 		close(d.done)
 		d.done = make(chan struct{})
 		d.mu.Unlock()
+		due = due || res.Err == nil
 	}
+}
+
+// maintain runs ingest.Maintain until it finishes or a request comes, and
+// reports whether it finished (false: it is still owed).
+func (d *daemon) maintain(ctx context.Context) bool {
+	mctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	d.mu.Lock()
+	d.interrupt = cancel
+	d.mu.Unlock()
+	defer func() {
+		d.mu.Lock()
+		d.interrupt = nil
+		d.mu.Unlock()
+	}()
+	if len(d.kick) > 0 { // a request came before interrupt was set
+		return false
+	}
+	srcs, _ := d.opts.Sources()
+	rep, err := ingest.Maintain(mctx, ingest.Options{Home: d.opts.Home, Env: d.opts.Env, Sources: srcs,
+		Version: d.opts.Version, Redactor: d.opts.Redactor})
+	if mctx.Err() != nil && ctx.Err() == nil {
+		return false // interrupted by new work; run again after it
+	}
+	switch {
+	case err != nil:
+		d.log.Printf("maintenance failed: %v", err)
+	case rep.Published:
+		d.log.Printf("generation %d: %d small shards merged", rep.Generation.Number, rep.ShardsMerged)
+	}
+	if rep != nil && rep.VectorsErr != nil {
+		d.log.Printf("vectors: %v", rep.VectorsErr)
+	}
+	debug.FreeOSMemory() // idle now: give back what the import's heap grew to
+	return true
 }
 
 // pass rediscovers the sources (adding watches when asked) and imports.
@@ -159,7 +209,7 @@ func (d *daemon) pass(ctx context.Context, w *fsnotify.Watcher, rewatch bool) pa
 	}
 	busy := func() { d.log.Printf("another import holds the store; waiting for it") }
 	rep, err := ingest.Run(ctx, ingest.Options{Home: d.opts.Home, Env: d.opts.Env, Sources: srcs,
-		Version: d.opts.Version, Redactor: d.opts.Redactor, Busy: busy, Planned: d.planned})
+		Version: d.opts.Version, Redactor: d.opts.Redactor, Busy: busy, Planned: d.planned, Deferred: true})
 	if err != nil {
 		if ctx.Err() == nil {
 			d.log.Printf("import failed: %v", err)

@@ -33,13 +33,17 @@ type Options struct {
 	// of the files to read, or now when a file vanished); not called when
 	// nothing changed.
 	Planned func(oldest time.Time)
-	Busy     func()           // called when another import holds the store
+	Busy    func() // called when another import holds the store
 	// Redactor, when set, replaces secrets in every event and session title
 	// before anything is stored or indexed.
 	Redactor Redactor
 	// Semantic configures the vectors built after publishing (see
 	// buildVectors); nil reads the [semantic] table of config.toml.
 	Semantic *semantic.Config
+	// Deferred leaves shard merging and the semantic vectors to Maintain,
+	// which the daemon runs in idle time so that freshness does not wait
+	// for them; Run still merges past HardMaxSmallShards.
+	Deferred bool
 }
 
 // Redactor replaces secrets in place and counts them.
@@ -71,6 +75,8 @@ type Report struct {
 	// import itself succeeded).
 	Vectors    *semantic.BuildReport
 	VectorsErr error
+	// ShardsMerged is how many small shards were merged into one.
+	ShardsMerged int
 }
 
 // Paths of a store.
@@ -93,27 +99,86 @@ func cursorKey(provider, path string) string { return provider + "\x00" + path }
 
 // Run imports once and publishes a generation when anything changed.
 func Run(ctx context.Context, opts Options) (*Report, error) {
-	lock, err := Lock(ctx, opts.Home, opts.Busy)
+	r, rs, unlock, err := begin(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	defer lock.Unlock()
-	store, err := objects.Open(ObjectsDir(opts.Home))
+	defer unlock()
+	todo := r.plan()
+	r.planned(todo)
+	if len(todo) == 0 && !r.changedMissing {
+		if !opts.Deferred {
+			r.buildVectors(ctx)
+		}
+		return r.rep, nil
+	}
+	if err := r.importFiles(ctx, todo); err != nil {
+		r.batch.Abort()
+		return nil, err
+	}
+	rep, err := r.publish(ctx, rs)
+	if err != nil {
+		r.batch.Abort()
+		return nil, err
+	}
+	if !opts.Deferred {
+		r.buildVectors(ctx)
+	}
+	return rep, nil
+}
+
+// Maintain is the work Options.Deferred leaves for idle time: when the
+// active generation has more than MaxSmallShards small shards it merges
+// the smallest (publishing a generation with the same history and fewer
+// shards), then it builds the active generation's semantic vectors. When
+// ctx ends it stops and publishes nothing; the next call starts over.
+func Maintain(ctx context.Context, opts Options) (*Report, error) {
+	r, rs, unlock, err := begin(ctx, opts)
 	if err != nil {
 		return nil, err
+	}
+	defer unlock()
+	if r.st.prev != nil && needsMerge(r.st.prev, MaxSmallShards) {
+		r.maintain = true
+		if _, err := r.publish(ctx, rs); err != nil {
+			r.batch.Abort()
+			return nil, err
+		}
+	}
+	r.buildVectors(ctx)
+	if err := ctx.Err(); err != nil {
+		return r.rep, err
+	}
+	return r.rep, nil
+}
+
+// begin takes the writer lock, repairs what a crash may have left and loads
+// the active generation's state.
+func begin(ctx context.Context, opts Options) (*run, *refs.Refs, func(), error) {
+	lock, err := Lock(ctx, opts.Home, opts.Busy)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	fail := func(err error) (*run, *refs.Refs, func(), error) {
+		lock.Unlock()
+		return nil, nil, nil, err
+	}
+	store, err := objects.Open(ObjectsDir(opts.Home))
+	if err != nil {
+		return fail(err)
 	}
 	rs, err := refs.Open(opts.Home)
 	if err != nil {
-		return nil, err
+		return fail(err)
 	}
 	_ = rs.BreakLock(refs.Active) // we hold the writer lock: a ref lock left now is stale
 	if err := rs.RepairLog(refs.Active); err != nil {
-		return nil, err
+		return fail(err)
 	}
 	_ = store.CleanTemp()
 	st, err := loadState(store, rs)
 	if err != nil {
-		return nil, err
+		return fail(err)
 	}
 	r := &run{opts: opts, store: store, st: st, batch: store.NewBatch(), rep: &Report{}}
 	if r.opts.Now == nil {
@@ -122,23 +187,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if r.opts.Workers <= 0 {
 		r.opts.Workers = 2
 	}
-	todo := r.plan()
-	r.planned(todo)
-	if len(todo) == 0 && !r.changedMissing {
-		r.buildVectors(ctx)
-		return r.rep, nil
-	}
-	if err := r.importFiles(ctx, todo); err != nil {
-		r.batch.Abort()
-		return nil, err
-	}
-	rep, err := r.publish(rs)
-	if err != nil {
-		r.batch.Abort()
-		return nil, err
-	}
-	r.buildVectors(ctx)
-	return rep, nil
+	return r, rs, func() { lock.Unlock() }, nil
 }
 
 func loadState(store *objects.Store, rs *refs.Refs) (*state, error) {
@@ -187,6 +236,7 @@ type run struct {
 	batch          *objects.Batch
 	rep            *Report
 	changedMissing bool
+	maintain       bool // a Maintain run: publish merged shards over the same history
 	newShards      []index.ShardMeta
 	indexedChunks  []core.IndexedChunk // the chunks whose events went to newShards
 	mu             sync.Mutex

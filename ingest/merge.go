@@ -1,8 +1,10 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
 
 	"ctx/core"
 	"ctx/index"
@@ -12,11 +14,20 @@ import (
 
 // Shard merging keeps the shard count bounded when imports are small and
 // frequent (the daemon imports every few seconds): once more than
-// MaxSmallShards shards come from small builds, their events that are still
-// current are re-indexed from objects into one shard of this generation.
+// MaxSmallShards shards come from small builds, the events still current in
+// the smallest of them are re-indexed from objects into one shard of this
+// generation. Only the smallest builds are merged (enough to bring the count
+// down to MaxSmallShards/2, plus any next build no larger than what is
+// already merged), so merged shards grow geometrically and an event is
+// re-indexed a logarithmic number of times, not once per merge.
+//
+// With Options.Deferred (the daemon) merging is left to Maintain, run in
+// idle time; a pass merges inline only past HardMaxSmallShards, which
+// bounds the shard count when writes never leave the daemon idle.
 const (
-	SmallShardDocs = 50_000
-	MaxSmallShards = 8
+	SmallShardDocs     = 50_000
+	MaxSmallShards     = 8
+	HardMaxSmallShards = 4 * MaxSmallShards
 )
 
 // build is the shards one import built, and the chunks they covered.
@@ -26,15 +37,14 @@ type build struct {
 	shards []refs.Shard
 }
 
-// mergeSmallShards replaces the shards of small builds with one merged
-// shard when there are too many of them.
-func (r *run) mergeSmallShards(gen *refs.Generation) error {
+// mergeSmallShards replaces the shards of the smallest builds with one
+// merged shard when there are more than limit small shards, and returns how
+// many shards it merged.
+func (r *run) mergeSmallShards(ctx context.Context, gen *refs.Generation, limit int) (int, error) {
 	var builds []*build
 	byChunks := map[objects.ID]*build{}
-	var keep []refs.Shard
 	for _, s := range gen.Shards {
 		if s.Chunks == nil {
-			keep = append(keep, s)
 			continue
 		}
 		b := byChunks[*s.Chunks]
@@ -50,19 +60,83 @@ func (r *run) mergeSmallShards(gen *refs.Generation) error {
 	for _, b := range builds {
 		if isSmall(b) {
 			small, count = append(small, b), count+len(b.shards)
-		} else {
-			keep = append(keep, b.shards...)
 		}
 	}
-	if count <= MaxSmallShards {
-		return nil
+	if count <= limit {
+		return 0, nil
 	}
-	merged, err := r.reindex(small, gen.Number)
+	pick := pickMerge(small, count)
+	merged, err := r.reindex(ctx, pick, gen.Number)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	gen.Shards = append(keep, merged...)
-	return nil
+	// Readers prefer the later of two copies of an event, so the shards
+	// kept stay in their order and the merged one (holding only current
+	// copies) goes last.
+	picked := map[string]bool{}
+	for _, b := range pick {
+		for _, s := range b.shards {
+			picked[s.Name] = true
+		}
+	}
+	var out []refs.Shard
+	for _, s := range gen.Shards {
+		if !picked[s.Name] {
+			out = append(out, s)
+		}
+	}
+	gen.Shards = append(out, merged...)
+	return len(picked), nil
+}
+
+// needsMerge reports whether a generation has more than limit shards from
+// small builds.
+func needsMerge(gen *refs.Generation, limit int) bool {
+	docs := map[objects.ID]bool{}
+	byChunks := map[objects.ID]int{}
+	for _, s := range gen.Shards {
+		if s.Chunks == nil {
+			continue
+		}
+		byChunks[*s.Chunks]++
+		if s.Docs >= SmallShardDocs {
+			docs[*s.Chunks] = true
+		}
+	}
+	count := 0
+	for id, n := range byChunks {
+		if !docs[id] {
+			count += n
+		}
+	}
+	return count > limit
+}
+
+// pickMerge chooses the smallest builds: enough of them that merging leaves
+// at most MaxSmallShards/2 small shards, then every next one no larger than
+// the docs already picked.
+func pickMerge(small []*build, count int) []*build {
+	sorted := slices.Clone(small)
+	slices.SortStableFunc(sorted, func(a, b *build) int { return cmp.Compare(buildDocs(a), buildDocs(b)) })
+	docs, shards := 0, 0
+	i := 0
+	for ; i < len(sorted); i++ {
+		b := sorted[i]
+		enough := i >= 2 && count-shards+1 <= MaxSmallShards/2
+		if enough && buildDocs(b) > docs {
+			break
+		}
+		docs, shards = docs+buildDocs(b), shards+len(b.shards)
+	}
+	return sorted[:i]
+}
+
+func buildDocs(b *build) int {
+	n := 0
+	for _, s := range b.shards {
+		n += s.Docs
+	}
+	return n
 }
 
 func isSmall(b *build) bool {
@@ -76,16 +150,23 @@ func isSmall(b *build) bool {
 
 // reindex builds one shard from the events of the builds that are still
 // current in them, and moves their tombstones to this generation.
-func (r *run) reindex(builds []*build, number uint64) ([]refs.Shard, error) {
+func (r *run) reindex(ctx context.Context, builds []*build, number uint64) ([]refs.Shard, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	docs := make(chan index.Doc, 1024)
 	var shards []index.ShardMeta
 	var buildErr error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		shards, buildErr = index.BuildShards(context.Background(), IndexDir(r.opts.Home), docs, index.BuildOptions{Shards: 1})
+		shards, buildErr = index.BuildShards(ctx, IndexDir(r.opts.Home), docs, index.BuildOptions{Shards: 1})
+		if buildErr != nil {
+			cancel()
+			for range docs { // drain so the feeder never blocks
+			}
+		}
 	}()
-	covered, err := r.feedCurrent(builds, number, docs)
+	covered, err := r.feedCurrent(ctx, builds, number, docs)
 	close(docs)
 	<-done
 	if err != nil {
@@ -109,7 +190,7 @@ func (r *run) reindex(builds []*build, number uint64) ([]refs.Shard, error) {
 // its build (no tombstone, or a tombstone naming the build's generation)
 // and returns the chunks that had one. Events that have older copies
 // elsewhere get a tombstone naming generation number, the merged shard's.
-func (r *run) feedCurrent(builds []*build, number uint64, docs chan<- index.Doc) ([]core.IndexedChunk, error) {
+func (r *run) feedCurrent(ctx context.Context, builds []*build, number uint64, docs chan<- index.Doc) ([]core.IndexedChunk, error) {
 	sessions := map[core.SessionID]*core.Session{}
 	var covered []core.IndexedChunk
 	for _, b := range builds {
@@ -129,6 +210,9 @@ func (r *run) feedCurrent(builds []*build, number uint64, docs chan<- index.Doc)
 				continue
 			}
 			if err != nil {
+				return nil, err
+			}
+			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 			sent := false

@@ -2,13 +2,17 @@ package ingest_test
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"testing"
 
 	"ctx/ingest"
 	"ctx/internal/corpus"
 	"ctx/maint"
+	"ctx/objects"
 	"ctx/query"
+	"ctx/refs"
+	"ctx/semantic"
 )
 
 // Many small imports (what the daemon does) must not grow the shard count
@@ -71,4 +75,105 @@ func assertEveryEventFindable(t *testing.T, store string) {
 			t.Fatalf("event %s not findable after merges: %v", e.CtxEventID, err)
 		}
 	}
+}
+
+// TestDeferredMergingInIdleTime is the daemon's way: passes with Deferred
+// publish without merging (up to HardMaxSmallShards) and without vectors;
+// Maintain then merges the smallest shards and builds the vectors. A
+// Maintain whose context ends publishes nothing, and the next one finishes.
+// Events are neither lost nor duplicated at any step.
+func TestDeferredMergingInIdleTime(t *testing.T) {
+	f := newFixture(t, 1500)
+	sem := &semantic.Config{Enabled: true, Embedder: semantic.EmbedderBuiltin, Weight: 0.5}
+	opts := ingest.Options{Home: f.store, Env: f.env(), Sources: automatic(), Version: "test", Semantic: sem, Deferred: true}
+	run := func() *ingest.Report {
+		t.Helper()
+		rep, err := ingest.Run(context.Background(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	first := run()
+	if first.Vectors != nil || first.ShardsMerged != 0 {
+		t.Fatalf("a deferred import built vectors or merged: %+v", first)
+	}
+	if _, err := semantic.LoadManifest(f.store, first.GenerationID); err == nil {
+		t.Fatal("vectors exist before Maintain ran")
+	}
+	files := historyFiles(t, filepath.Join(f.home, ".claude"), ".jsonl")
+	maxShards, sawUnmerged := 0, false
+	for i := 0; i < ingest.HardMaxSmallShards+4; i++ {
+		if _, err := corpus.Append(files[i%len(files)], 5, int64(300+i)); err != nil {
+			t.Fatal(err)
+		}
+		rep := run()
+		n := len(rep.Generation.Shards)
+		maxShards = max(maxShards, n)
+		sawUnmerged = sawUnmerged || n > ingest.MaxSmallShards
+	}
+	if !sawUnmerged || maxShards > ingest.HardMaxSmallShards {
+		t.Fatalf("deferred passes: at most %d shards (want more than %d, never more than %d)",
+			maxShards, ingest.MaxSmallShards, ingest.HardMaxSmallShards)
+	}
+	assertNoDuplicateHits(t, f.store)
+
+	before := activeGeneration(t, f.store)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ingest.Maintain(ctx, opts); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted Maintain: %v, want context.Canceled", err)
+	}
+	if g := activeGeneration(t, f.store); g.Number != before.Number {
+		t.Fatalf("an interrupted Maintain published generation %d", g.Number)
+	}
+	if before.Shards != nil && len(before.Shards) <= ingest.MaxSmallShards {
+		t.Fatalf("nothing left to merge (%d shards): the test does not exercise Maintain", len(before.Shards))
+	}
+
+	rep, err := ingest.Maintain(context.Background(), opts)
+	if err != nil || !rep.Published || rep.ShardsMerged == 0 || rep.Vectors == nil {
+		t.Fatalf("Maintain: %+v, %v", rep, err)
+	}
+	after := activeGeneration(t, f.store)
+	if len(after.Shards) > ingest.MaxSmallShards || after.Tree != before.Tree || after.Events != before.Events {
+		t.Fatalf("after Maintain: %d shards, tree %v→%v, events %d→%d", len(after.Shards),
+			before.Tree, after.Tree, before.Events, after.Events)
+	}
+	if _, err := semantic.LoadManifest(f.store, rep.GenerationID); err != nil {
+		t.Fatalf("vectors of the maintained generation: %v", err)
+	}
+	st, err := query.ReadStatus(f.store)
+	if err != nil || st.Index.Docs < st.Generation.Events {
+		t.Fatalf("index holds %d docs for %d events after the merge (%v)", st.Index.Docs, st.Generation.Events, err)
+	}
+	assertNoDuplicateHits(t, f.store)
+	assertEveryEventFindable(t, f.store)
+	if again, err := ingest.Maintain(context.Background(), opts); err != nil || again.Published {
+		t.Fatalf("Maintain with nothing owed: %+v, %v", again, err)
+	}
+	if v, err := maint.Verify(f.store); err != nil || !v.OK {
+		t.Fatalf("verify: %+v %v", v, err)
+	}
+}
+
+func activeGeneration(t *testing.T, store string) *refs.Generation {
+	t.Helper()
+	rs, err := refs.Open(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := rs.Get(refs.Active)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := objects.Open(ingest.ObjectsDir(store))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := refs.Load(s, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }

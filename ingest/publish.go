@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"fmt"
 	"sort"
 
@@ -10,7 +11,7 @@ import (
 
 // publish writes the tree, cursors, tombstones and generation, makes them
 // durable and moves refs/active to the new generation by compare-and-swap.
-func (r *run) publish(rs *refs.Refs) (*Report, error) {
+func (r *run) publish(ctx context.Context, rs *refs.Refs) (*Report, error) {
 	if r.rep.SessionsWrote > 0 || len(r.newShards) > 0 || r.changedMissing {
 		if err := r.fillEntries(); err != nil {
 			return nil, err
@@ -28,7 +29,7 @@ func (r *run) publish(rs *refs.Refs) (*Report, error) {
 		return nil, err
 	}
 	prev := r.st.prev
-	if prev != nil && treeID == prev.Tree && len(r.newShards) == 0 && !r.changedMissing {
+	if prev != nil && treeID == prev.Tree && len(r.newShards) == 0 && !r.changedMissing && !r.maintain {
 		r.batch.Abort()
 		return r.rep, nil
 	}
@@ -42,6 +43,9 @@ func (r *run) publish(rs *refs.Refs) (*Report, error) {
 	}
 	gen := &refs.Generation{Number: r.st.number + 1, Tree: treeID, Cursors: curID, Created: r.opts.Now(),
 		Importer: r.opts.Version, Sessions: len(entries), Events: events, Sources: r.sourceStats(cursors)}
+	if r.maintain && prev != nil {
+		gen.Sources = prev.Sources // the same history: keep what its import saw
+	}
 	if prev != nil {
 		gen.Parent = &r.st.prevID
 		gen.Shards = append(gen.Shards, prev.Shards...)
@@ -57,9 +61,15 @@ func (r *run) publish(rs *refs.Refs) (*Report, error) {
 				Generation: gen.Number, Chunks: &id})
 		}
 	}
-	if err := r.mergeSmallShards(gen); err != nil {
+	limit := MaxSmallShards
+	if r.opts.Deferred && !r.maintain {
+		limit = HardMaxSmallShards
+	}
+	merged, err := r.mergeSmallShards(ctx, gen, limit)
+	if err != nil {
 		return nil, err
 	}
+	r.rep.ShardsMerged = merged
 	if len(r.st.tombs) > 0 {
 		id, err := (&core.Tombstones{Current: r.st.tombs}).Put(r.batch)
 		if err != nil {
@@ -80,6 +90,9 @@ func (r *run) publish(rs *refs.Refs) (*Report, error) {
 		return nil, err
 	}
 	msg := fmt.Sprintf("import: %d files read, %d events indexed", r.rep.FilesRead, r.rep.EventsIndexed)
+	if r.maintain {
+		msg = fmt.Sprintf("maintenance: %d small shards merged", merged)
+	}
 	if err := rs.Update(refs.Active, r.st.prevID, genID, msg); err != nil {
 		return nil, err
 	}
