@@ -120,7 +120,7 @@ func (d *daemon) noteChange(t time.Time) {
 // request waits, it runs the deferred maintenance (shard merging, vectors)
 // and returns unused memory to the system; a request interrupts it.
 func (d *daemon) passLoop(ctx context.Context, w *fsnotify.Watcher) {
-	due := false // maintenance is owed since the last pass
+	due, first := false, true // maintenance is owed since the last pass
 	for {
 		select {
 		case <-ctx.Done():
@@ -158,7 +158,10 @@ func (d *daemon) passLoop(ctx context.Context, w *fsnotify.Watcher) {
 		close(d.done)
 		d.done = make(chan struct{})
 		d.mu.Unlock()
-		due = due || res.Err == nil
+		// Maintenance is owed after a publish, and once at start (the
+		// active generation may lack vectors or have too many shards).
+		due = due || (res.Err == nil && (res.Published || first))
+		first = false
 	}
 }
 
