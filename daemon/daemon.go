@@ -137,6 +137,8 @@ type daemon struct {
 	stop    context.CancelFunc
 	started time.Time
 	kick    chan struct{} // buffered 1: a pass is wanted
+	// mergeKick (buffered 1) asks mergeLoop to look for shards to merge.
+	mergeKick chan struct{}
 
 	mu        sync.Mutex
 	interrupt context.CancelFunc // stops the running maintenance; nil when none runs
@@ -168,7 +170,7 @@ type passResult struct {
 }
 
 func newDaemon(opts Options, lg *log.Logger, stop context.CancelFunc) *daemon {
-	return &daemon{opts: opts, log: lg, stop: stop, started: time.Now(), kick: make(chan struct{}, 1),
+	return &daemon{opts: opts, log: lg, stop: stop, started: time.Now(), kick: make(chan struct{}, 1), mergeKick: make(chan struct{}, 1),
 		done: make(chan struct{}), rewatch: true, conns: make(chan struct{}, MaxConns)}
 }
 

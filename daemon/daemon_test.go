@@ -228,10 +228,10 @@ func TestLagIsTheOldestUnpublishedChange(t *testing.T) {
 	}
 }
 
-// TestMergingWaitsForIdleTime: the daemon's passes publish without merging
-// shards (so a wake never waits for a merge), and the merge follows in idle
-// time as a generation of its own over the same history.
-func TestMergingWaitsForIdleTime(t *testing.T) {
+// TestMergingIsOffThePassPath: the daemon's passes publish without merging
+// shards (so a wake never waits for a merge), and the merge follows beside
+// them as a generation of its own over the same history.
+func TestMergingIsOffThePassPath(t *testing.T) {
 	s := newScratch(t)
 	s.appendRecords(t, "x", "s", "opening marmalade", 3)
 	opts := s.options()
@@ -246,7 +246,7 @@ func TestMergingWaitsForIdleTime(t *testing.T) {
 	}
 	var gens []*refs.Generation
 	var msgs []string
-	eventually(t, "a merge in idle time", func() bool {
+	eventually(t, "a merge beside the passes", func() bool {
 		gens, msgs = reflogGenerations(t, s.store)
 		last := gens[len(gens)-1]
 		return strings.HasPrefix(msgs[len(msgs)-1], "maintenance:") && len(last.Shards) <= ingest.MaxSmallShards

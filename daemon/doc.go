@@ -19,11 +19,15 @@
 //     watches for new directories, recreates a removed socket and runs a
 //     pass, catching what watches miss (network filesystems, SQLite WALs).
 //   - Maintenance: passes import with ingest.Options.Deferred, publishing
-//     without merging small shards or building semantic vectors. Between
-//     passes, when no request waits, the daemon runs ingest.Maintain (merge,
-//     then vectors); a request cancels it and it runs again after the pass.
-//     Then it returns unused heap to the system (debug.FreeOSMemory), so an
-//     idle daemon does not keep the memory a large import grew to.
+//     without merging small shards or building semantic vectors. After each
+//     publish a merge goroutine runs ingest.Merge beside the passes: it
+//     re-indexes the smallest shards without the writer lock and takes it
+//     only to publish, so a wake never waits for a merge. Between passes,
+//     when no request waits, the daemon builds the vectors
+//     (ingest.BuildVectors); a request cancels that and it runs again after
+//     the pass. Then it returns unused heap to the system
+//     (debug.FreeOSMemory), so an idle daemon does not keep the memory a
+//     large import grew to.
 //   - Wake: a content-free request on $CTX_HOME/daemon.sock, one
 //     newline-delimited JSON object per connection, at most MaxRequest
 //     bytes: {"op":"sync"}, {"op":"status"} or {"op":"stop"}. The client

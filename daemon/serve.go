@@ -33,10 +33,14 @@ func (d *daemon) serve(ctx context.Context) error {
 	}
 	defer d.closeListener()
 	d.log.Printf("daemon started: pid %d, store %s", os.Getpid(), d.opts.Home)
-	wg.Add(1)
+	wg.Add(2)
 	go func() {
 		defer wg.Done()
 		d.passLoop(ctx, w)
+	}()
+	go func() {
+		defer wg.Done()
+		d.mergeLoop(ctx)
 	}()
 	d.request()
 	d.eventLoop(ctx, w)
@@ -117,8 +121,9 @@ func (d *daemon) noteChange(t time.Time) {
 }
 
 // passLoop runs one pass per kick until ctx ends. Between passes, when no
-// request waits, it runs the deferred maintenance (shard merging, vectors)
-// and returns unused memory to the system; a request interrupts it.
+// request waits, it builds the semantic vectors the passes deferred and
+// returns unused memory to the system; a request interrupts that. Shard
+// merging runs beside the passes (mergeLoop).
 func (d *daemon) passLoop(ctx context.Context, w *fsnotify.Watcher) {
 	due, first := false, true // maintenance is owed since the last pass
 	for {
@@ -161,12 +166,44 @@ func (d *daemon) passLoop(ctx context.Context, w *fsnotify.Watcher) {
 		// Maintenance is owed after a publish, and once at start (the
 		// active generation may lack vectors or have too many shards).
 		due = due || (res.Err == nil && (res.Published || first))
+		if res.Published || first {
+			select {
+			case d.mergeKick <- struct{}{}:
+			default:
+			}
+		}
 		first = false
 	}
 }
 
-// maintain runs ingest.Maintain until it finishes or a request comes, and
-// reports whether it finished (false: it is still owed).
+// mergeLoop merges small shards beside the passes (ingest.Merge), after
+// each publish, until nothing is left to merge or ctx ends.
+func (d *daemon) mergeLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-d.mergeKick:
+		}
+		for ctx.Err() == nil {
+			rep, err := ingest.Merge(ctx, ingest.Options{Home: d.opts.Home, Env: d.opts.Env,
+				Version: d.opts.Version, Busy: func() {}})
+			if err != nil {
+				if ctx.Err() == nil {
+					d.log.Printf("merge failed: %v", err)
+				}
+				break
+			}
+			if !rep.Published {
+				break
+			}
+			d.log.Printf("generation %d: %d small shards merged", rep.Generation.Number, rep.ShardsMerged)
+		}
+	}
+}
+
+// maintain runs ingest.BuildVectors until it finishes or a request comes,
+// and reports whether it finished (false: it is still owed).
 func (d *daemon) maintain(ctx context.Context) bool {
 	mctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -181,17 +218,12 @@ func (d *daemon) maintain(ctx context.Context) bool {
 	if len(d.kick) > 0 { // a request came before interrupt was set
 		return false
 	}
-	srcs, _ := d.opts.Sources()
-	rep, err := ingest.Maintain(mctx, ingest.Options{Home: d.opts.Home, Env: d.opts.Env, Sources: srcs,
-		Version: d.opts.Version, Redactor: d.opts.Redactor})
+	rep, err := ingest.BuildVectors(mctx, ingest.Options{Home: d.opts.Home, Env: d.opts.Env, Version: d.opts.Version})
 	if mctx.Err() != nil && ctx.Err() == nil {
 		return false // interrupted by new work; run again after it
 	}
-	switch {
-	case err != nil:
-		d.log.Printf("maintenance failed: %v", err)
-	case rep.Published:
-		d.log.Printf("generation %d: %d small shards merged", rep.Generation.Number, rep.ShardsMerged)
+	if err != nil {
+		d.log.Printf("vectors: %v", err)
 	}
 	if rep != nil && rep.VectorsErr != nil {
 		d.log.Printf("vectors: %v", rep.VectorsErr)

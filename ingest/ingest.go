@@ -127,29 +127,22 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	return rep, nil
 }
 
-// Maintain is the work Options.Deferred leaves for idle time: when the
-// active generation has more than MaxSmallShards small shards it merges
-// the smallest (publishing a generation with the same history and fewer
-// shards), then it builds the active generation's semantic vectors. When
-// ctx ends it stops and publishes nothing; the next call starts over.
+// Maintain is the work Options.Deferred leaves out of Run: Merge, then
+// BuildVectors for the generation left active. When ctx ends it stops;
+// what it had not published is dropped and the next call starts over.
 func Maintain(ctx context.Context, opts Options) (*Report, error) {
-	r, rs, unlock, err := begin(ctx, opts)
+	rep, err := Merge(ctx, opts)
 	if err != nil {
-		return nil, err
+		return rep, err
 	}
-	defer unlock()
-	if r.st.prev != nil && needsMerge(r.st.prev, MaxSmallShards) {
-		r.maintain = true
-		if _, err := r.publish(ctx, rs); err != nil {
-			r.batch.Abort()
-			return nil, err
+	v, err := BuildVectors(ctx, opts)
+	if v != nil {
+		rep.Vectors, rep.VectorsErr = v.Vectors, v.VectorsErr
+		if !rep.Published {
+			rep.GenerationID = v.GenerationID
 		}
 	}
-	r.buildVectors(ctx)
-	if err := ctx.Err(); err != nil {
-		return r.rep, err
-	}
-	return r.rep, nil
+	return rep, err
 }
 
 // begin takes the writer lock, repairs what a crash may have left and loads
@@ -236,7 +229,6 @@ type run struct {
 	batch          *objects.Batch
 	rep            *Report
 	changedMissing bool
-	maintain       bool // a Maintain run: publish merged shards over the same history
 	newShards      []index.ShardMeta
 	indexedChunks  []core.IndexedChunk // the chunks whose events went to newShards
 	mu             sync.Mutex

@@ -4,6 +4,9 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 
 	"ctx/core"
@@ -39,8 +42,27 @@ type build struct {
 
 // mergeSmallShards replaces the shards of the smallest builds with one
 // merged shard when there are more than limit small shards, and returns how
-// many shards it merged.
+// many shards it merged. The run holds the writer lock throughout.
 func (r *run) mergeSmallShards(ctx context.Context, gen *refs.Generation, limit int) (int, error) {
+	pick := planMerge(gen, limit)
+	if pick == nil {
+		return 0, nil
+	}
+	m, err := r.reindex(ctx, pick)
+	if err != nil {
+		return 0, err
+	}
+	merged, err := m.shards(r, gen.Number)
+	if err != nil {
+		return 0, err
+	}
+	gen.Shards = placeMerged(gen.Shards, m.picked, merged, nil)
+	return len(m.picked), nil
+}
+
+// planMerge returns the builds to merge when gen has more than limit
+// shards from small builds, else nil.
+func planMerge(gen *refs.Generation, limit int) []*build {
 	var builds []*build
 	byChunks := map[objects.ID]*build{}
 	for _, s := range gen.Shards {
@@ -63,53 +85,129 @@ func (r *run) mergeSmallShards(ctx context.Context, gen *refs.Generation, limit 
 		}
 	}
 	if count <= limit {
-		return 0, nil
+		return nil
 	}
-	pick := pickMerge(small, count)
-	merged, err := r.reindex(ctx, pick, gen.Number)
-	if err != nil {
-		return 0, err
-	}
-	// Readers prefer the later of two copies of an event, so the shards
-	// kept stay in their order and the merged one (holding only current
-	// copies) goes last.
-	picked := map[string]bool{}
-	for _, b := range pick {
-		for _, s := range b.shards {
-			picked[s.Name] = true
-		}
-	}
-	var out []refs.Shard
-	for _, s := range gen.Shards {
-		if !picked[s.Name] {
-			out = append(out, s)
-		}
-	}
-	gen.Shards = append(out, merged...)
-	return len(picked), nil
+	return pickMerge(small, count)
 }
 
-// needsMerge reports whether a generation has more than limit shards from
-// small builds.
-func needsMerge(gen *refs.Generation, limit int) bool {
-	docs := map[objects.ID]bool{}
-	byChunks := map[objects.ID]int{}
-	for _, s := range gen.Shards {
-		if s.Chunks == nil {
+// placeMerged returns shards without the picked ones and with merged
+// inserted. Readers prefer the later of two copies of an event, so the
+// kept shards stay in their order and the merged ones (holding only copies
+// that were current) go after every shard that existed when the merge
+// began (before; nil means all of them) and before any built since.
+func placeMerged(shards []refs.Shard, picked map[string]bool, merged []refs.Shard, before map[string]bool) []refs.Shard {
+	at := 0
+	var out []refs.Shard
+	for _, s := range shards {
+		if picked[s.Name] {
 			continue
 		}
-		byChunks[*s.Chunks]++
-		if s.Docs >= SmallShardDocs {
-			docs[*s.Chunks] = true
+		out = append(out, s)
+		if before == nil || before[s.Name] {
+			at = len(out)
 		}
 	}
-	count := 0
-	for id, n := range byChunks {
-		if !docs[id] {
-			count += n
+	return slices.Insert(out, at, merged...)
+}
+
+// Merge merges small shards beside imports (the daemon runs it after each
+// publish): it picks the smallest builds of the active generation under
+// the writer lock, re-indexes them without holding it, and then, under the
+// lock again, publishes a generation over whatever is active by then with
+// the picked shards replaced. Tombstones an import changed meanwhile win
+// over the merge's. When a picked shard is gone by then (another merge),
+// it publishes nothing. When ctx ends it stops and publishes nothing.
+func Merge(ctx context.Context, opts Options) (*Report, error) {
+	r, _, unlock, err := begin(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	prev := r.st.prev
+	var pick []*build
+	if prev != nil {
+		pick = planMerge(prev, MaxSmallShards)
+	}
+	unlock()
+	if pick == nil {
+		return r.rep, nil
+	}
+	before := map[string]bool{}
+	for _, s := range prev.Shards {
+		before[s.Name] = true
+	}
+	m, err := r.reindex(ctx, pick)
+	if err != nil {
+		return nil, err
+	}
+	p, rs, unlock, err := begin(ctx, opts)
+	if err != nil {
+		m.remove(r.opts.Home)
+		return nil, err
+	}
+	defer unlock()
+	cur := p.st.prev
+	have := map[string]bool{}
+	for _, s := range cur.Shards {
+		have[s.Name] = true
+	}
+	for name := range m.picked {
+		if !have[name] {
+			m.remove(r.opts.Home)
+			return p.rep, nil
 		}
 	}
-	return count > limit
+	for _, s := range m.built {
+		if _, err := os.Stat(filepath.Join(IndexDir(opts.Home), s.Name)); err != nil {
+			return nil, fmt.Errorf("merge: the merged shard vanished before publishing: %w", err)
+		}
+	}
+	gen := *cur
+	gen.Number, gen.Parent, gen.Created, gen.Importer = cur.Number+1, &p.st.prevID, p.opts.Now(), opts.Version
+	merged, err := m.shards(p, gen.Number)
+	if err != nil {
+		p.batch.Abort()
+		return nil, err
+	}
+	gen.Shards = placeMerged(cur.Shards, m.picked, merged, before)
+	if len(p.st.tombs) > 0 {
+		id, err := (&core.Tombstones{Current: p.st.tombs}).Put(p.batch)
+		if err != nil {
+			p.batch.Abort()
+			return nil, err
+		}
+		gen.Tombstones = &id
+	}
+	data, err := gen.Encode()
+	if err != nil {
+		return nil, err
+	}
+	genID, err := p.batch.Put(data)
+	if err != nil {
+		p.batch.Abort()
+		return nil, err
+	}
+	if err := p.batch.Commit(); err != nil {
+		p.batch.Abort()
+		return nil, err
+	}
+	msg := fmt.Sprintf("maintenance: %d small shards merged", len(m.picked))
+	if err := rs.Update(refs.Active, p.st.prevID, genID, msg); err != nil {
+		return nil, err
+	}
+	p.rep.Published, p.rep.Generation, p.rep.GenerationID, p.rep.ShardsMerged = true, &gen, genID, len(m.picked)
+	return p.rep, nil
+}
+
+// BuildVectors builds the semantic vectors of the active generation (what
+// Options.Deferred leaves out of Run) under the writer lock.
+func BuildVectors(ctx context.Context, opts Options) (*Report, error) {
+	r, _, unlock, err := begin(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	r.buildVectors(ctx)
+	return r.rep, ctx.Err()
 }
 
 // pickMerge chooses the smallest builds: enough of them that merging leaves
@@ -148,49 +246,86 @@ func isSmall(b *build) bool {
 	return true
 }
 
+// merge is a built merged shard: what it covers and the tombstones it
+// moves.
+type merge struct {
+	picked  map[string]bool // names of the shards it replaces
+	built   []index.ShardMeta
+	covered []core.IndexedChunk
+	retomb  map[core.EventID]uint64 // event → the tombstone it had, to move to the merged shard
+}
+
+// shards moves the tombstones that have not changed since the merge read
+// them to generation number, stores the covered chunk list in r's batch
+// and returns the merged shards of that generation.
+func (m *merge) shards(r *run, number uint64) ([]refs.Shard, error) {
+	for id, old := range m.retomb {
+		if cur, ok := r.st.tombs[id]; ok && cur == old {
+			r.st.tombs[id] = number // the merged copy is the current one
+		}
+	}
+	list, err := (&core.IndexedChunks{Chunks: m.covered}).Put(r.batch)
+	if err != nil {
+		return nil, err
+	}
+	var out []refs.Shard
+	for _, s := range m.built {
+		out = append(out, refs.Shard{Name: s.Name, Docs: s.Docs, Bytes: s.Bytes, Generation: number, Chunks: &list})
+	}
+	return out, nil
+}
+
+// remove deletes the shards of a merge that will not be published.
+func (m *merge) remove(home string) {
+	for _, s := range m.built {
+		_ = os.RemoveAll(filepath.Join(IndexDir(home), s.Name))
+	}
+}
+
 // reindex builds one shard from the events of the builds that are still
-// current in them, and moves their tombstones to this generation.
-func (r *run) reindex(ctx context.Context, builds []*build, number uint64) ([]refs.Shard, error) {
+// current in them. It writes no object, so it may run without the writer
+// lock.
+func (r *run) reindex(ctx context.Context, builds []*build) (*merge, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	docs := make(chan index.Doc, 1024)
-	var shards []index.ShardMeta
+	m := &merge{picked: map[string]bool{}, retomb: map[core.EventID]uint64{}}
+	for _, b := range builds {
+		for _, s := range b.shards {
+			m.picked[s.Name] = true
+		}
+	}
 	var buildErr error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		shards, buildErr = index.BuildShards(ctx, IndexDir(r.opts.Home), docs, index.BuildOptions{Shards: 1})
+		m.built, buildErr = index.BuildShards(ctx, IndexDir(r.opts.Home), docs, index.BuildOptions{Shards: 1})
 		if buildErr != nil {
 			cancel()
 			for range docs { // drain so the feeder never blocks
 			}
 		}
 	}()
-	covered, err := r.feedCurrent(ctx, builds, number, docs)
+	var err error
+	m.covered, err = r.feedCurrent(ctx, builds, m, docs)
 	close(docs)
 	<-done
+	if err == nil {
+		err = buildErr
+	}
 	if err != nil {
+		m.remove(r.opts.Home)
 		return nil, err
 	}
-	if buildErr != nil {
-		return nil, buildErr
-	}
-	list, err := (&core.IndexedChunks{Chunks: covered}).Put(r.batch)
-	if err != nil {
-		return nil, err
-	}
-	var out []refs.Shard
-	for _, s := range shards {
-		out = append(out, refs.Shard{Name: s.Name, Docs: s.Docs, Bytes: s.Bytes, Generation: number, Chunks: &list})
-	}
-	return out, nil
+	return m, nil
 }
 
 // feedCurrent sends every event of the builds' chunks that is current in
 // its build (no tombstone, or a tombstone naming the build's generation)
 // and returns the chunks that had one. Events that have older copies
-// elsewhere get a tombstone naming generation number, the merged shard's.
-func (r *run) feedCurrent(ctx context.Context, builds []*build, number uint64, docs chan<- index.Doc) ([]core.IndexedChunk, error) {
+// elsewhere are noted in m.retomb: the merged shard holds their current
+// copy.
+func (r *run) feedCurrent(ctx context.Context, builds []*build, m *merge, docs chan<- index.Doc) ([]core.IndexedChunk, error) {
 	sessions := map[core.SessionID]*core.Session{}
 	var covered []core.IndexedChunk
 	for _, b := range builds {
@@ -223,9 +358,13 @@ func (r *run) feedCurrent(ctx context.Context, builds []*build, number uint64, d
 					continue
 				}
 				if has {
-					r.st.tombs[e.ID] = number // the merged copy is the current one
+					m.retomb[e.ID] = cur
 				}
-				docs <- index.Doc{Event: e, Session: sess, Chunk: ic.Chunk}
+				select {
+				case docs <- index.Doc{Event: e, Session: sess, Chunk: ic.Chunk}:
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
 				sent = true
 			}
 			if sent {

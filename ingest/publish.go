@@ -29,7 +29,7 @@ func (r *run) publish(ctx context.Context, rs *refs.Refs) (*Report, error) {
 		return nil, err
 	}
 	prev := r.st.prev
-	if prev != nil && treeID == prev.Tree && len(r.newShards) == 0 && !r.changedMissing && !r.maintain {
+	if prev != nil && treeID == prev.Tree && len(r.newShards) == 0 && !r.changedMissing {
 		r.batch.Abort()
 		return r.rep, nil
 	}
@@ -43,9 +43,6 @@ func (r *run) publish(ctx context.Context, rs *refs.Refs) (*Report, error) {
 	}
 	gen := &refs.Generation{Number: r.st.number + 1, Tree: treeID, Cursors: curID, Created: r.opts.Now(),
 		Importer: r.opts.Version, Sessions: len(entries), Events: events, Sources: r.sourceStats(cursors)}
-	if r.maintain && prev != nil {
-		gen.Sources = prev.Sources // the same history: keep what its import saw
-	}
 	if prev != nil {
 		gen.Parent = &r.st.prevID
 		gen.Shards = append(gen.Shards, prev.Shards...)
@@ -62,7 +59,7 @@ func (r *run) publish(ctx context.Context, rs *refs.Refs) (*Report, error) {
 		}
 	}
 	limit := MaxSmallShards
-	if r.opts.Deferred && !r.maintain {
+	if r.opts.Deferred {
 		limit = HardMaxSmallShards
 	}
 	merged, err := r.mergeSmallShards(ctx, gen, limit)
@@ -90,9 +87,6 @@ func (r *run) publish(ctx context.Context, rs *refs.Refs) (*Report, error) {
 		return nil, err
 	}
 	msg := fmt.Sprintf("import: %d files read, %d events indexed", r.rep.FilesRead, r.rep.EventsIndexed)
-	if r.maintain {
-		msg = fmt.Sprintf("maintenance: %d small shards merged", merged)
-	}
 	if err := rs.Update(refs.Active, r.st.prevID, genID, msg); err != nil {
 		return nil, err
 	}
