@@ -218,7 +218,8 @@ func (d *daemon) maintain(ctx context.Context) bool {
 	if len(d.kick) > 0 { // a request came before interrupt was set
 		return false
 	}
-	rep, err := ingest.BuildVectors(mctx, ingest.Options{Home: d.opts.Home, Env: d.opts.Env, Version: d.opts.Version})
+	rep, err := ingest.BuildVectors(mctx, ingest.Options{Home: d.opts.Home, Env: d.opts.Env, Version: d.opts.Version,
+		Busy: func() {}}) // a merge publishing: wait for it (a request still interrupts)
 	if mctx.Err() != nil && ctx.Err() == nil {
 		return false // interrupted by new work; run again after it
 	}

@@ -127,13 +127,22 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	return rep, nil
 }
 
-// Maintain is the work Options.Deferred leaves out of Run: Merge, then
-// BuildVectors for the generation left active. When ctx ends it stops;
+// Maintain is the work Options.Deferred leaves out of Run: Merge until
+// nothing is left to merge, then BuildVectors for the generation left
+// active. When ctx ends it stops;
 // what it had not published is dropped and the next call starts over.
 func Maintain(ctx context.Context, opts Options) (*Report, error) {
-	rep, err := Merge(ctx, opts)
-	if err != nil {
-		return rep, err
+	rep := &Report{}
+	for {
+		m, err := Merge(ctx, opts)
+		if err != nil {
+			return rep, err
+		}
+		if !m.Published {
+			break
+		}
+		merged := rep.ShardsMerged + m.ShardsMerged
+		rep, rep.ShardsMerged = m, merged
 	}
 	v, err := BuildVectors(ctx, opts)
 	if v != nil {

@@ -19,10 +19,10 @@ import (
 // frequent (the daemon imports every few seconds): once more than
 // MaxSmallShards shards come from small builds, the events still current in
 // the smallest of them are re-indexed from objects into one shard of this
-// generation. Only the smallest builds are merged (enough to bring the count
-// down to MaxSmallShards/2, plus any next build no larger than what is
-// already merged), so merged shards grow geometrically and an event is
-// re-indexed a logarithmic number of times, not once per merge.
+// generation. Only the smallest builds are merged (the two smallest, plus
+// every next build no larger than what is already picked), so merged
+// shards grow geometrically and an event is re-indexed a logarithmic number
+// of times, not once per merge.
 //
 // With Options.Deferred (the daemon) merging is left to Maintain, run in
 // idle time; a pass merges inline only past HardMaxSmallShards, which
@@ -87,7 +87,7 @@ func planMerge(gen *refs.Generation, limit int) []*build {
 	if count <= limit {
 		return nil
 	}
-	return pickMerge(small, count)
+	return pickMerge(small)
 }
 
 // placeMerged returns shards without the picked ones and with merged
@@ -210,21 +210,20 @@ func BuildVectors(ctx context.Context, opts Options) (*Report, error) {
 	return r.rep, ctx.Err()
 }
 
-// pickMerge chooses the smallest builds: enough of them that merging leaves
-// at most MaxSmallShards/2 small shards, then every next one no larger than
-// the docs already picked.
-func pickMerge(small []*build, count int) []*build {
+// pickMerge chooses the two smallest builds, then every next one no
+// larger than the docs already picked: merged shards grow geometrically,
+// so an event is re-indexed a logarithmic number of times, and a merge
+// never re-indexes a large shard to absorb a few tiny ones.
+func pickMerge(small []*build) []*build {
 	sorted := slices.Clone(small)
 	slices.SortStableFunc(sorted, func(a, b *build) int { return cmp.Compare(buildDocs(a), buildDocs(b)) })
-	docs, shards := 0, 0
+	docs := 0
 	i := 0
 	for ; i < len(sorted); i++ {
-		b := sorted[i]
-		enough := i >= 2 && count-shards+1 <= MaxSmallShards/2
-		if enough && buildDocs(b) > docs {
+		if i >= 2 && buildDocs(sorted[i]) > docs {
 			break
 		}
-		docs, shards = docs+buildDocs(b), shards+len(b.shards)
+		docs += buildDocs(sorted[i])
 	}
 	return sorted[:i]
 }

@@ -112,6 +112,16 @@ func TestDeferredMergingInIdleTime(t *testing.T) {
 		maxShards = max(maxShards, n)
 		sawUnmerged = sawUnmerged || n > ingest.MaxSmallShards
 	}
+	// The inline merge past the hard bound may have just run: grow again.
+	for i := 0; len(activeGeneration(t, f.store).Shards) <= ingest.MaxSmallShards; i++ {
+		if i > 2*ingest.MaxSmallShards {
+			t.Fatal("the shard count does not grow")
+		}
+		if _, err := corpus.Append(files[i%len(files)], 5, int64(900+i)); err != nil {
+			t.Fatal(err)
+		}
+		run()
+	}
 	if !sawUnmerged || maxShards > ingest.HardMaxSmallShards {
 		t.Fatalf("deferred passes: at most %d shards (want more than %d, never more than %d)",
 			maxShards, ingest.MaxSmallShards, ingest.HardMaxSmallShards)
