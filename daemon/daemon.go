@@ -139,6 +139,7 @@ type daemon struct {
 	kick    chan struct{} // buffered 1: a pass is wanted
 	// mergeKick (buffered 1) asks mergeLoop to look for shards to merge.
 	mergeKick chan struct{}
+	gate      sync.Mutex // passes, merges and vectors take turns at the writer lock
 
 	mu        sync.Mutex
 	interrupt context.CancelFunc // stops the running maintenance; nil when none runs

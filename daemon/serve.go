@@ -187,7 +187,7 @@ func (d *daemon) mergeLoop(ctx context.Context) {
 		}
 		for ctx.Err() == nil {
 			rep, err := ingest.Merge(ctx, ingest.Options{Home: d.opts.Home, Env: d.opts.Env,
-				Version: d.opts.Version, Busy: func() {}})
+				Version: d.opts.Version, Busy: func() {}, Gate: &d.gate})
 			if err != nil {
 				if ctx.Err() == nil {
 					d.log.Printf("merge failed: %v", err)
@@ -219,7 +219,7 @@ func (d *daemon) maintain(ctx context.Context) bool {
 		return false
 	}
 	rep, err := ingest.BuildVectors(mctx, ingest.Options{Home: d.opts.Home, Env: d.opts.Env, Version: d.opts.Version,
-		Busy: func() {}}) // a merge publishing: wait for it (a request still interrupts)
+		Busy: func() {}, Gate: &d.gate}) // a merge publishing: wait for it
 	if mctx.Err() != nil && ctx.Err() == nil {
 		return false // interrupted by new work; run again after it
 	}
@@ -245,7 +245,7 @@ func (d *daemon) pass(ctx context.Context, w *fsnotify.Watcher, rewatch bool) pa
 	}
 	busy := func() { d.log.Printf("another import holds the store; waiting for it") }
 	rep, err := ingest.Run(ctx, ingest.Options{Home: d.opts.Home, Env: d.opts.Env, Sources: srcs,
-		Version: d.opts.Version, Redactor: d.opts.Redactor, Busy: busy, Planned: d.planned, Deferred: true})
+		Version: d.opts.Version, Redactor: d.opts.Redactor, Busy: busy, Planned: d.planned, Deferred: true, Gate: &d.gate})
 	if err != nil {
 		if ctx.Err() == nil {
 			d.log.Printf("import failed: %v", err)

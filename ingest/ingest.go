@@ -40,6 +40,12 @@ type Options struct {
 	// Semantic configures the vectors built after publishing (see
 	// buildVectors); nil reads the [semantic] table of config.toml.
 	Semantic *semantic.Config
+	// Gate, when set, is held (besides the writer lock) for as long as the
+	// writer lock is: the daemon shares one between its passes and its
+	// merges so that they take turns (a sync.Mutex hands itself to the
+	// longest waiter), where the writer lock alone would let back-to-back
+	// passes starve a merge.
+	Gate sync.Locker
 	// Deferred leaves shard merging and the semantic vectors to Maintain,
 	// which the daemon runs in idle time so that freshness does not wait
 	// for them; Run still merges past HardMaxSmallShards.
@@ -157,12 +163,24 @@ func Maintain(ctx context.Context, opts Options) (*Report, error) {
 // begin takes the writer lock, repairs what a crash may have left and loads
 // the active generation's state.
 func begin(ctx context.Context, opts Options) (*run, *refs.Refs, func(), error) {
+	if opts.Gate != nil {
+		opts.Gate.Lock()
+	}
 	lock, err := Lock(ctx, opts.Home, opts.Busy)
 	if err != nil {
+		if opts.Gate != nil {
+			opts.Gate.Unlock()
+		}
 		return nil, nil, nil, err
 	}
-	fail := func(err error) (*run, *refs.Refs, func(), error) {
+	release := func() {
 		lock.Unlock()
+		if opts.Gate != nil {
+			opts.Gate.Unlock()
+		}
+	}
+	fail := func(err error) (*run, *refs.Refs, func(), error) {
+		release()
 		return nil, nil, nil, err
 	}
 	store, err := objects.Open(ObjectsDir(opts.Home))
@@ -189,7 +207,7 @@ func begin(ctx context.Context, opts Options) (*run, *refs.Refs, func(), error) 
 	if r.opts.Workers <= 0 {
 		r.opts.Workers = 2
 	}
-	return r, rs, func() { lock.Unlock() }, nil
+	return r, rs, release, nil
 }
 
 func loadState(store *objects.Store, rs *refs.Refs) (*state, error) {
