@@ -185,6 +185,7 @@ func (d *daemon) mergeLoop(ctx context.Context) {
 			return
 		case <-d.mergeKick:
 		}
+		merged := false
 		for ctx.Err() == nil {
 			rep, err := ingest.Merge(ctx, ingest.Options{Home: d.opts.Home, Env: d.opts.Env,
 				Version: d.opts.Version, Busy: func() {}, Gate: &d.gate})
@@ -197,7 +198,11 @@ func (d *daemon) mergeLoop(ctx context.Context) {
 			if !rep.Published {
 				break
 			}
+			merged = true
 			d.log.Printf("generation %d: %d small shards merged", rep.Generation.Number, rep.ShardsMerged)
+		}
+		if merged {
+			debug.FreeOSMemory() // the merges' heap is garbage now
 		}
 	}
 }
