@@ -46,9 +46,10 @@ type Options struct {
 	// longest waiter), where the writer lock alone would let back-to-back
 	// passes starve a merge.
 	Gate sync.Locker
-	// Deferred leaves shard merging and the semantic vectors to Maintain,
-	// which the daemon runs in idle time so that freshness does not wait
-	// for them; Run still merges past HardMaxSmallShards.
+	// Deferred leaves shard merging and the semantic vectors out of Run
+	// (see Maintain, Merge, BuildVectors: the daemon merges beside its
+	// passes and builds vectors in idle time) so that freshness does not
+	// wait for them; Run still merges past HardMaxSmallShards.
 	Deferred bool
 }
 
@@ -135,8 +136,8 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 
 // Maintain is the work Options.Deferred leaves out of Run: Merge until
 // nothing is left to merge, then BuildVectors for the generation left
-// active. When ctx ends it stops;
-// what it had not published is dropped and the next call starts over.
+// active. When ctx ends it stops; what it had not published is dropped and
+// the next call starts over.
 func Maintain(ctx context.Context, opts Options) (*Report, error) {
 	rep := &Report{}
 	for {
