@@ -3,8 +3,6 @@ package blame
 import (
 	"context"
 	"encoding/json"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -25,8 +23,8 @@ import (
 func TestSplitChunkMatchesDecoding(t *testing.T) {
 	s := newSandbox(t)
 	fx := sharedfx.Dir(t)
-	copyDir(t, filepath.Join(fx, "claude-code", "projects"), filepath.Join(s.home, ".claude", "projects"))
-	copyDir(t, filepath.Join(fx, "codex", "sessions"), filepath.Join(s.home, ".codex", "sessions"))
+	sharedfx.Copy(t, filepath.Join(fx, "claude-code", "projects"), filepath.Join(s.home, ".claude", "projects"))
+	sharedfx.Copy(t, filepath.Join(fx, "codex", "sessions"), filepath.Join(s.home, ".codex", "sessions"))
 	if _, err := corpus.Generate(s.home, corpus.Options{Events: 1500, Seed: 5}); err != nil {
 		t.Fatal(err)
 	}
@@ -91,27 +89,6 @@ func TestSplitChunkMatchesDecoding(t *testing.T) {
 		if splitChunk([]byte(bad), map[string][]byte{}) {
 			t.Fatalf("split %s", bad)
 		}
-	}
-}
-
-func copyDir(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o700)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o600)
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }
 

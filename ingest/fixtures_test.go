@@ -2,11 +2,9 @@ package ingest_test
 
 import (
 	"context"
-	sharedfx "ctx/internal/fixtures"
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +14,7 @@ import (
 
 	"ctx/core"
 	"ctx/ingest"
+	sharedfx "ctx/internal/fixtures"
 	"ctx/query"
 	"ctx/sources"
 	"ctx/sources/aider"
@@ -24,27 +23,6 @@ import (
 func fixturesDir(t *testing.T) string {
 	t.Helper()
 	return sharedfx.Dir(t)
-}
-
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o700)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o600)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 func sqliteDB(t *testing.T, path string, stmts ...string) *sql.DB {
@@ -152,20 +130,20 @@ func sqlValue(v any) any {
 // in a scratch home; Aider, which has no default path, is a configured root.
 func placeFixtures(t *testing.T, home string) string {
 	fx := fixturesDir(t)
-	copyTree(t, filepath.Join(fx, "claude-code", "projects"), filepath.Join(home, ".claude", "projects"))
-	copyTree(t, filepath.Join(fx, "codex", "sessions"), filepath.Join(home, ".codex", "sessions"))
+	sharedfx.Copy(t, filepath.Join(fx, "claude-code", "projects"), filepath.Join(home, ".claude", "projects"))
+	sharedfx.Copy(t, filepath.Join(fx, "codex", "sessions"), filepath.Join(home, ".codex", "sessions"))
 	legacy, _ := os.ReadFile(filepath.Join(fx, "codex", "legacy-pre-envelope", "example.jsonl"))
 	_ = os.WriteFile(filepath.Join(home, ".codex", "sessions", "rollout-2025-06-01T10-00-00-legacy.jsonl"), legacy, 0o600)
-	copyTree(t, filepath.Join(fx, "gemini-cli", "tmp"), filepath.Join(home, ".gemini", "tmp"))
+	sharedfx.Copy(t, filepath.Join(fx, "gemini-cli", "tmp"), filepath.Join(home, ".gemini", "tmp"))
 	pj, _ := os.ReadFile(filepath.Join(fx, "gemini-cli", "projects.json"))
 	_ = os.WriteFile(filepath.Join(home, ".gemini", "projects.json"), pj, 0o600)
 	ext := filepath.Join(home, ".config", "Code", "User", "globalStorage", "saoudrizwan.claude-dev", "tasks")
-	copyTree(t, filepath.Join(fx, "cline", "tasks"), ext)
+	sharedfx.Copy(t, filepath.Join(fx, "cline", "tasks"), ext)
 	sample, _ := os.ReadFile(filepath.Join(fx, "cline", "task_sample", "ui_messages.json"))
 	_ = os.MkdirAll(filepath.Join(ext, "1777000000000"), 0o700)
 	_ = os.WriteFile(filepath.Join(ext, "1777000000000", "ui_messages.json"), sample, 0o600)
-	copyTree(t, filepath.Join(fx, "amp", "threads"), filepath.Join(home, ".local", "share", "amp", "threads"))
-	copyTree(t, filepath.Join(fx, "copilot-cli", "session-state"), filepath.Join(home, ".copilot", "session-state"))
+	sharedfx.Copy(t, filepath.Join(fx, "amp", "threads"), filepath.Join(home, ".local", "share", "amp", "threads"))
+	sharedfx.Copy(t, filepath.Join(fx, "copilot-cli", "session-state"), filepath.Join(home, ".copilot", "session-state"))
 	cursorDBs(t, fx, home)
 	opencodeDB(t, fx, home)
 	repo := filepath.Join(home, "src", "ui-kit")

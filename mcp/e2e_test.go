@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	sharedfx "ctx/internal/fixtures"
 )
 
 // heldBack is the fixture project imported only later, to publish a new
@@ -304,7 +306,7 @@ func newGeneration(t *testing.T, w *world) {
 	list := e.ok("query_events", map[string]any{"limit": 1})
 	listCursor := list["next_cursor"]
 
-	copyTree(t, filepath.Join(fixturesDir(t), "claude-code", "projects", heldBack),
+	sharedfx.Copy(t, filepath.Join(fixturesDir(t), "claude-code", "projects", heldBack),
 		filepath.Join(w.home, ".claude", "projects", heldBack))
 	w.ctx(t, "import")
 

@@ -2,9 +2,7 @@ package mcp
 
 import (
 	"context"
-	sharedfx "ctx/internal/fixtures"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,35 +11,14 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	sharedfx "ctx/internal/fixtures"
 )
 
 // fixturesDir finds shared/fixtures/agents above the test directory.
 func fixturesDir(t testing.TB) string {
 	t.Helper()
 	return sharedfx.Dir(t)
-}
-
-// copyTree copies a directory tree (files 0600, directories 0700).
-func copyTree(t testing.TB, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o700)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o600)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // buildCtx builds the ctx command into dir.
@@ -92,10 +69,10 @@ func newWorld(t testing.TB, heldBack string) *world {
 	}
 	for _, e := range entries {
 		if e.Name() != heldBack {
-			copyTree(t, filepath.Join(projects, e.Name()), filepath.Join(w.home, ".claude", "projects", e.Name()))
+			sharedfx.Copy(t, filepath.Join(projects, e.Name()), filepath.Join(w.home, ".claude", "projects", e.Name()))
 		}
 	}
-	copyTree(t, filepath.Join(fx, "codex", "sessions"), filepath.Join(w.home, "backup", "codex", "sessions"))
+	sharedfx.Copy(t, filepath.Join(fx, "codex", "sessions"), filepath.Join(w.home, "backup", "codex", "sessions"))
 	config := "[[source]]\nroot = \"Backup\"\ngroup = \"archive\"\nprovider = \"codex\"\npath = \"~/backup/codex\"\n"
 	if err := os.MkdirAll(filepath.Join(w.home, ".config", "ctx"), 0o700); err != nil {
 		t.Fatal(err)

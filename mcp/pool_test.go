@@ -10,6 +10,7 @@ import (
 
 	"ctx/core"
 	"ctx/ingest"
+	sharedfx "ctx/internal/fixtures"
 	"ctx/sources"
 )
 
@@ -19,7 +20,7 @@ import (
 func TestConcurrentCallsSharePool(t *testing.T) {
 	root := t.TempDir()
 	home := filepath.Join(root, "home")
-	copyTree(t, filepath.Join(fixturesDir(t), "codex", "sessions"), filepath.Join(home, ".codex", "sessions"))
+	sharedfx.Copy(t, filepath.Join(fixturesDir(t), "codex", "sessions"), filepath.Join(home, ".codex", "sessions"))
 	store := filepath.Join(root, "store")
 	env := core.Env{Home: home, Getenv: func(string) string { return "" }}
 	var srcs []core.Source

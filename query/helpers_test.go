@@ -2,10 +2,8 @@ package query
 
 import (
 	"context"
-	sharedfx "ctx/internal/fixtures"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +13,7 @@ import (
 
 	"ctx/core"
 	"ctx/ingest"
+	sharedfx "ctx/internal/fixtures"
 	"ctx/objects"
 	"ctx/refs"
 	"ctx/semantic"
@@ -24,27 +23,6 @@ import (
 func fixturesDir(t testing.TB) string {
 	t.Helper()
 	return sharedfx.Dir(t)
-}
-
-func copyTree(t testing.TB, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o700)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o600)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // fixtureStore imports the real Claude Code and Codex fixtures into a new
@@ -60,8 +38,8 @@ func fixtureStoreWith(t testing.TB, root string, sem *semantic.Config) string {
 	t.Helper()
 	fx := fixturesDir(t)
 	home := filepath.Join(root, "home")
-	copyTree(t, filepath.Join(fx, "claude-code", "projects"), filepath.Join(home, ".claude", "projects"))
-	copyTree(t, filepath.Join(fx, "codex", "sessions"), filepath.Join(home, ".codex", "sessions"))
+	sharedfx.Copy(t, filepath.Join(fx, "claude-code", "projects"), filepath.Join(home, ".claude", "projects"))
+	sharedfx.Copy(t, filepath.Join(fx, "codex", "sessions"), filepath.Join(home, ".codex", "sessions"))
 	var srcs []core.Source
 	for _, p := range sources.Builtin() {
 		srcs = append(srcs, core.Source{Kind: core.KindAutomatic, Provider: p})

@@ -9,6 +9,7 @@ import (
 
 	"ctx/core"
 	"ctx/ingest"
+	sharedfx "ctx/internal/fixtures"
 	"ctx/sources"
 )
 
@@ -31,7 +32,7 @@ func newPoolWorld(t *testing.T) *poolWorld {
 	for _, e := range entries {
 		w.projects = append(w.projects, e.Name())
 	}
-	copyTree(t, filepath.Join(fx, "codex", "sessions"), filepath.Join(w.home, ".codex", "sessions"))
+	sharedfx.Copy(t, filepath.Join(fx, "codex", "sessions"), filepath.Join(w.home, ".codex", "sessions"))
 	w.more(t)
 	return w
 }
@@ -45,7 +46,7 @@ func (w *poolWorld) more(t *testing.T) {
 	}
 	p := w.projects[0]
 	w.projects = w.projects[1:]
-	copyTree(t, filepath.Join(fixturesDir(t), "claude-code", "projects", p), filepath.Join(w.home, ".claude", "projects", p))
+	sharedfx.Copy(t, filepath.Join(fixturesDir(t), "claude-code", "projects", p), filepath.Join(w.home, ".claude", "projects", p))
 	var srcs []core.Source
 	for _, p := range sources.Builtin() {
 		srcs = append(srcs, core.Source{Kind: core.KindAutomatic, Provider: p})

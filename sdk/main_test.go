@@ -2,9 +2,9 @@ package sdk_test
 
 import (
 	"context"
+	"ctx/internal/fixtures"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -40,7 +40,7 @@ func buildStore(root string) error {
 	}
 	userHome, storeHome = filepath.Join(root, "home"), filepath.Join(root, "store")
 	for src, dst := range map[string]string{"claude-code/projects": ".claude/projects", "codex/sessions": ".codex/sessions"} {
-		if err := copyTree(filepath.Join(fx, src), filepath.Join(userHome, dst)); err != nil {
+		if err := fixtures.CopyTree(filepath.Join(fx, src), filepath.Join(userHome, dst)); err != nil {
 			return err
 		}
 	}
@@ -68,21 +68,4 @@ func fixturesDir() (string, error) {
 		}
 		dir = filepath.Dir(dir)
 	}
-}
-
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o700)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o600)
-	})
 }

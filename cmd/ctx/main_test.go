@@ -1,7 +1,6 @@
 package main
 
 import (
-	sharedfx "ctx/internal/fixtures"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	sharedfx "ctx/internal/fixtures"
 )
 
 func TestMain(m *testing.M) {

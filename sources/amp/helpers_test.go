@@ -1,12 +1,12 @@
 package amp
 
 import (
-	sharedfx "ctx/internal/fixtures"
 	"path/filepath"
 	"reflect"
 	"testing"
 
 	"ctx/core"
+	sharedfx "ctx/internal/fixtures"
 )
 
 // findFixtures finds shared/fixtures/agents/amp by walking up from the

@@ -3,7 +3,6 @@ package claude
 import (
 	"bufio"
 	"bytes"
-	sharedfx "ctx/internal/fixtures"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"ctx/core"
+	sharedfx "ctx/internal/fixtures"
 )
 
 // fixturesDir finds shared/fixtures/agents/claude-code by walking up from the

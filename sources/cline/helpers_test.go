@@ -1,13 +1,13 @@
 package cline
 
 import (
-	sharedfx "ctx/internal/fixtures"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"ctx/core"
+	sharedfx "ctx/internal/fixtures"
 )
 
 // findFixtures finds shared/fixtures/agents/cline by walking up from the

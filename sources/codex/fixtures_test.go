@@ -3,7 +3,6 @@ package codex
 import (
 	"bufio"
 	"bytes"
-	sharedfx "ctx/internal/fixtures"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"ctx/core"
+	sharedfx "ctx/internal/fixtures"
 )
 
 // findFixtures finds shared/fixtures/agents/codex by walking up from the

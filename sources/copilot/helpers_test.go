@@ -1,11 +1,11 @@
 package copilot
 
 import (
-	sharedfx "ctx/internal/fixtures"
 	"strings"
 	"testing"
 
 	"ctx/core"
+	sharedfx "ctx/internal/fixtures"
 )
 
 // findFixtures finds shared/fixtures/agents/copilot-cli by walking up from

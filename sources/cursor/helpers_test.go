@@ -2,7 +2,6 @@ package cursor
 
 import (
 	"bufio"
-	sharedfx "ctx/internal/fixtures"
 	"database/sql"
 	"encoding/json"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"ctx/core"
+	sharedfx "ctx/internal/fixtures"
 )
 
 // findFixtures returns shared/fixtures/agents/cursor, found by walking up

@@ -2,11 +2,11 @@ package gemini
 
 import (
 	"bytes"
-	sharedfx "ctx/internal/fixtures"
 	"os"
 	"testing"
 
 	"ctx/core"
+	sharedfx "ctx/internal/fixtures"
 )
 
 // findFixtures finds shared/fixtures/agents/gemini-cli by walking up from

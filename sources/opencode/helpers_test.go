@@ -2,7 +2,6 @@ package opencode
 
 import (
 	"bytes"
-	sharedfx "ctx/internal/fixtures"
 	"database/sql"
 	"encoding/json"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"ctx/core"
+	sharedfx "ctx/internal/fixtures"
 )
 
 // findFixtures finds shared/fixtures/agents/opencode by walking up from the
