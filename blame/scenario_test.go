@@ -1,6 +1,7 @@
 package blame
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -249,6 +250,31 @@ var scenarios = []struct {
 		again := w.ctx("notes", "link", "HEAD", "--from", "HEAD~1..feature", "--format", "json")
 		if !strings.Contains(again, `"lines": 9,`) { // 6 Claude and 3 Codex lines
 			w.t.Errorf("notes link again: %s", again)
+		}
+	}},
+	{"forge squash merge, pulled", func(w *world) {
+		w.feature("feature")
+		w.later("main")
+		// The pull request goes to a forge, which squashes it into main; the
+		// squash reaches this clone by git pull, where post-merge links it.
+		forge := filepath.Join(w.t.TempDir(), "forge.git")
+		w.git("init", "-q", "--bare", forge)
+		w.git("push", "-q", forge, "main", "feature")
+		site := filepath.Join(w.t.TempDir(), "site")
+		w.git("clone", "-q", "--branch", "main", forge, site)
+		w.git("-C", site, "config", "user.name", "Forge")
+		w.git("-C", site, "config", "user.email", "forge@example.com")
+		w.git("-C", site, "merge", "-q", "--squash", "origin/feature")
+		w.tick(time.Minute)
+		w.git("-C", site, "commit", "-q", "-m", "Feature (#12)")
+		w.git("-C", site, "push", "-q", "origin", "main")
+		w.tick(time.Minute)
+		w.git("pull", "-q", "--ff-only", forge, "main")
+		if w.git("log", "-1", "--format=%s") != "Feature (#12)" {
+			w.t.Fatal("the pull did not bring the forge's squash")
+		}
+		if w.note("HEAD") == nil {
+			w.t.Fatal("post-merge did not link the pulled squash")
 		}
 	}},
 	{"rename", func(w *world) {

@@ -4,9 +4,10 @@
 // Vocabulary:
 //   - Hooks dir: git rev-parse --git-path hooks, so core.hooksPath and
 //     linked worktrees are honoured.
-//   - Managed hook: a post-commit or post-rewrite script ctx wrote; it
-//     carries the "# ctx-hook v1" marker line, calls "ctx hooks run <hook>"
-//     (the binary that installed it, else ctx on PATH) and always exits 0.
+//   - Managed hook: a post-commit, post-rewrite or post-merge script ctx
+//     wrote; it carries the "# ctx-hook v1" marker line, calls "ctx hooks
+//     run <hook>" (the binary that installed it, else ctx on PATH) and
+//     always exits 0.
 //   - Chained hook: a hook that was there before, kept as
 //     <hook>.ctx-chained and run first with the same arguments and stdin;
 //     remove renames it back, so the bytes and mode are exactly restored.

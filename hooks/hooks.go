@@ -13,7 +13,7 @@ import (
 )
 
 // Names are the hooks ctx installs.
-var Names = []string{"post-commit", "post-rewrite"}
+var Names = []string{"post-commit", "post-rewrite", "post-merge"}
 
 // ChainSuffix is appended to a hook that was there before ctx's.
 const ChainSuffix = ".ctx-chained"

@@ -79,7 +79,7 @@ func TestInstallChainRemove(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := Install(ctx, s.opts())
-	if err != nil || len(res.Changed) != 2 {
+	if err != nil || len(res.Changed) != len(Names) {
 		t.Fatalf("install: %+v %v", res, err)
 	}
 	if res.Hooks[1].State != StateInstalled || !res.Hooks[1].Chained {

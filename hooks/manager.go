@@ -33,8 +33,10 @@ func DetectManager(root, hooksDir string) *Manager {
 
 const huskyLines = `Add this line to .husky/post-commit:
     ctx hooks run post-commit
-and this line to .husky/post-rewrite:
-    ctx hooks run post-rewrite "$@"`
+this line to .husky/post-rewrite:
+    ctx hooks run post-rewrite "$@"
+and this line to .husky/post-merge:
+    ctx hooks run post-merge "$@"`
 
 const lefthookLines = `Add to lefthook.yml:
     post-commit:
@@ -42,13 +44,18 @@ const lefthookLines = `Add to lefthook.yml:
         ctx: {run: ctx hooks run post-commit}
     post-rewrite:
       commands:
-        ctx: {run: ctx hooks run post-rewrite {0}, use_stdin: true}`
+        ctx: {run: ctx hooks run post-rewrite {0}, use_stdin: true}
+    post-merge:
+      commands:
+        ctx: {run: ctx hooks run post-merge {0}}`
 
-const preCommitLines = `Add to .pre-commit-config.yaml (then: pre-commit install -t post-commit -t post-rewrite):
+const preCommitLines = `Add to .pre-commit-config.yaml (then: pre-commit install -t post-commit -t post-rewrite -t post-merge):
     - repo: local
       hooks:
         - {id: ctx, name: ctx, entry: ctx hooks run post-commit, language: system,
            always_run: true, pass_filenames: false, stages: [post-commit]}
+        - {id: ctx-pulled, name: ctx, entry: ctx hooks run post-merge, language: system,
+           always_run: true, pass_filenames: false, stages: [post-merge]}
 (post-rewrite through pre-commit gets no old/new list: amended and rebased commits are linked afresh)`
 
 func isDir(p string) bool {

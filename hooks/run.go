@@ -14,7 +14,7 @@ import (
 
 // RunOptions configure one hook run.
 type RunOptions struct {
-	Hook    string    // post-commit or post-rewrite
+	Hook    string    // post-commit, post-rewrite or post-merge
 	Args    []string  // the hook's arguments (post-rewrite: amend or rebase)
 	Stdin   io.Reader // post-rewrite's old → new pairs
 	Dir     string    // the directory git ran the hook in
@@ -73,8 +73,11 @@ func run(ctx context.Context, opts RunOptions) error {
 			return blame.RewriteAndLink(ctx, repo, pairs, lo) // post-commit skipped the rebase's commits
 		}
 		return blame.Rewrite(ctx, repo, pairs, logf)
+	case "post-merge":
+		_, err := blame.LinkPulled(ctx, repo, logf)
+		return err
 	}
-	return fmt.Errorf("unknown hook %q: want post-commit or post-rewrite", opts.Hook)
+	return fmt.Errorf("unknown hook %q: want post-commit, post-rewrite or post-merge", opts.Hook)
 }
 
 // Logf appends one line to $CTX_HOME/logs/hooks.log; a log that cannot be

@@ -21,11 +21,12 @@ func newHooksCmd(env *Env, f *format) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "hooks",
 		Short: "Install, remove or inspect the git hooks that link commits to agent evidence",
-		Long: "ctx hooks installs post-commit and post-rewrite hooks in a repository. They record,\n" +
-			"as git notes under refs/notes/ctx, which agent sessions and events wrote the lines\n" +
-			"of each commit; ctx blame reads them. Amend, rebase, cherry-pick, merge --squash and\n" +
-			"reset --soft carry the evidence to the new commits; a squash merged by a forge gets it\n" +
-			"with ctx notes link (ctx docs show notes-format). A hook never fails or blocks a commit.",
+		Long: "ctx hooks installs post-commit, post-rewrite and post-merge hooks in a repository.\n" +
+			"They record, as git notes under refs/notes/ctx, which agent sessions and events wrote\n" +
+			"the lines of each commit; ctx blame reads them. Amend, rebase, cherry-pick, merge\n" +
+			"--squash and reset --soft carry the evidence to the new commits; a squash merged by a\n" +
+			"forge gets it when it is pulled (post-merge), or with ctx notes link (ctx docs show\n" +
+			"notes-format). A hook never fails or blocks a commit.",
 	}
 	cmd.PersistentFlags().StringVar(&opts.Repo, "repo", ".", "a directory inside the repository")
 	verb := func(use, short string, do func(context.Context, hooks.Options) (*hooks.Result, error)) *cobra.Command {
@@ -51,7 +52,7 @@ func newHooksCmd(env *Env, f *format) *cobra.Command {
 // newHooksRunCmd is what the installed scripts call. It always exits 0.
 func newHooksRunCmd(env *Env) *cobra.Command {
 	return &cobra.Command{
-		Use:    "run post-commit|post-rewrite [args]",
+		Use:    "run post-commit|post-rewrite|post-merge [args]",
 		Short:  "Run a hook's work (called by the installed hooks)",
 		Hidden: true,
 		Args:   cobra.ArbitraryArgs,
