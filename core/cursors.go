@@ -1,6 +1,7 @@
 package core
 
 import (
+	"maps"
 	"sort"
 	"time"
 
@@ -93,6 +94,30 @@ func (t *Tombstones) Put(p objects.Putter) (objects.ID, error) {
 // LoadTombstones reads a tombstones object.
 func LoadTombstones(g objects.Getter, id objects.ID) (*Tombstones, error) {
 	return load(g, id, KindTombstones, func(t *Tombstones) string { return t.Kind })
+}
+
+// LoadLayeredTombstones reads a generation's tombstones: top, when base is
+// nil, is the whole set; otherwise base is an earlier whole set and top
+// holds the entries set since, which win. Layering keeps a publish from
+// rewriting every tombstone the store has ever had. Both nil is an empty
+// set.
+func LoadLayeredTombstones(g objects.Getter, base, top *objects.ID) (*Tombstones, error) {
+	out := &Tombstones{Kind: KindTombstones, Current: map[EventID]uint64{}}
+	for _, id := range []*objects.ID{base, top} {
+		if id == nil {
+			continue
+		}
+		t, err := LoadTombstones(g, *id)
+		if err != nil {
+			return nil, err
+		}
+		if len(out.Current) == 0 {
+			out.Current = t.Current // the common case: no copy
+			continue
+		}
+		maps.Copy(out.Current, t.Current)
+	}
+	return out, nil
 }
 
 // KindIndexedChunks is the kind of the object that lists the chunks one

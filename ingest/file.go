@@ -108,7 +108,7 @@ func (r *run) storeSession(ctx context.Context, ps *core.ParsedSession, docs cha
 	defer r.mu.Unlock()
 	r.st.tree[ps.Session.ID] = w.Entry
 	for id, gen := range tombs {
-		r.st.tombs[id] = gen
+		r.st.setTomb(id, gen)
 	}
 	r.rep.SessionsWrote++
 	r.rep.EventsRead += len(ps.Events)

@@ -97,7 +97,10 @@ type state struct {
 	prev     *refs.Generation
 	tree     map[core.SessionID]core.TreeEntry
 	cursors  map[string]core.FileCursor // by provider + "\x00" + path
-	tombs    map[core.EventID]uint64
+	tombs    map[core.EventID]uint64    // every tombstone (see tombstones.go)
+	tombBase *objects.ID                // the whole set tombs was last written as
+	baseLen  int                        // its entries
+	tombNew  map[core.EventID]uint64    // entries set since
 	number   uint64
 	discover []core.Problem
 }
@@ -213,7 +216,7 @@ func begin(ctx context.Context, opts Options) (*run, *refs.Refs, func(), error) 
 
 func loadState(store *objects.Store, rs *refs.Refs) (*state, error) {
 	st := &state{tree: map[core.SessionID]core.TreeEntry{}, cursors: map[string]core.FileCursor{},
-		tombs: map[core.EventID]uint64{}}
+		tombs: map[core.EventID]uint64{}, tombNew: map[core.EventID]uint64{}}
 	id, err := rs.Get(refs.Active)
 	if errors.Is(err, refs.ErrNoRef) {
 		return st, nil
@@ -240,12 +243,8 @@ func loadState(store *objects.Store, rs *refs.Refs) (*state, error) {
 	for _, c := range cur.Files {
 		st.cursors[cursorKey(c.Provider, c.Path)] = c
 	}
-	if g.Tombstones != nil {
-		t, err := core.LoadTombstones(store, *g.Tombstones)
-		if err != nil {
-			return nil, err
-		}
-		st.tombs = t.Current
+	if err := st.loadTombstones(store, g); err != nil {
+		return nil, err
 	}
 	return st, nil
 }

@@ -169,13 +169,9 @@ func Merge(ctx context.Context, opts Options) (*Report, error) {
 		return nil, err
 	}
 	gen.Shards = placeMerged(cur.Shards, m.picked, merged, before)
-	if len(p.st.tombs) > 0 {
-		id, err := (&core.Tombstones{Current: p.st.tombs}).Put(p.batch)
-		if err != nil {
-			p.batch.Abort()
-			return nil, err
-		}
-		gen.Tombstones = &id
+	if err := p.st.putTombstones(p.batch, &gen); err != nil {
+		p.batch.Abort()
+		return nil, err
 	}
 	data, err := gen.Encode()
 	if err != nil {
@@ -260,7 +256,7 @@ type merge struct {
 func (m *merge) shards(r *run, number uint64) ([]refs.Shard, error) {
 	for id, old := range m.retomb {
 		if cur, ok := r.st.tombs[id]; ok && cur == old {
-			r.st.tombs[id] = number // the merged copy is the current one
+			r.st.setTomb(id, number) // the merged copy is the current one
 		}
 	}
 	list, err := (&core.IndexedChunks{Chunks: m.covered}).Put(r.batch)

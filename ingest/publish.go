@@ -67,12 +67,8 @@ func (r *run) publish(ctx context.Context, rs *refs.Refs) (*Report, error) {
 		return nil, err
 	}
 	r.rep.ShardsMerged = merged
-	if len(r.st.tombs) > 0 {
-		id, err := (&core.Tombstones{Current: r.st.tombs}).Put(r.batch)
-		if err != nil {
-			return nil, err
-		}
-		gen.Tombstones = &id
+	if err := r.st.putTombstones(r.batch, gen); err != nil {
+		return nil, err
 	}
 	data, err := gen.Encode()
 	if err != nil {

@@ -100,7 +100,7 @@ func (r *Reader) load() error {
 	r.once.Do(func() {
 		r.tree, r.err = core.LoadTree(r.store, r.gen.Tree)
 		if r.err == nil && r.gen.Tombstones != nil {
-			r.tombs, r.err = core.LoadTombstones(r.store, *r.gen.Tombstones)
+			r.tombs, r.err = core.LoadLayeredTombstones(r.store, r.gen.TombstonesBase, r.gen.Tombstones)
 		}
 		r.err = wrapObjErr(r.err)
 	})

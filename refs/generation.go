@@ -36,18 +36,22 @@ type SourceStats struct {
 
 // Generation is one published state of the store.
 type Generation struct {
-	Kind       string        `json:"kind"` // always "generation"
-	Number     uint64        `json:"number"`
-	Parent     *objects.ID   `json:"parent,omitempty"`
-	Tree       objects.ID    `json:"tree"`
-	Cursors    objects.ID    `json:"cursors"`
-	Tombstones *objects.ID   `json:"tombstones,omitempty"`
-	Created    time.Time     `json:"created"`
-	Importer   string        `json:"importer"`
-	Sessions   int           `json:"sessions"`
-	Events     int           `json:"events"`
-	Sources    []SourceStats `json:"sources"`
-	Shards     []Shard       `json:"shards"`
+	Kind       string      `json:"kind"` // always "generation"
+	Number     uint64      `json:"number"`
+	Parent     *objects.ID `json:"parent,omitempty"`
+	Tree       objects.ID  `json:"tree"`
+	Cursors    objects.ID  `json:"cursors"`
+	Tombstones *objects.ID `json:"tombstones,omitempty"`
+	// TombstonesBase, when set, is an earlier generation's whole set of
+	// tombstones and Tombstones holds only the entries set since (see
+	// core.LoadLayeredTombstones).
+	TombstonesBase *objects.ID   `json:"tombstones_base,omitempty"`
+	Created        time.Time     `json:"created"`
+	Importer       string        `json:"importer"`
+	Sessions       int           `json:"sessions"`
+	Events         int           `json:"events"`
+	Sources        []SourceStats `json:"sources"`
+	Shards         []Shard       `json:"shards"`
 }
 
 // StoreFormat is the version of the store format (objects, generations,
@@ -78,13 +82,16 @@ func Load(s objects.Getter, id objects.ID) (*Generation, error) {
 }
 
 // Reachable returns the object ids a generation names directly: its tree,
-// cursors, tombstones and the chunk lists of its shards (not its parent,
+// cursors, tombstones (both layers) and the chunk lists of its shards (not its parent,
 // which is a generation of its own). Packages that know the tree format
 // walk on from the tree.
 func (g *Generation) Reachable() []objects.ID {
 	ids := []objects.ID{g.Tree, g.Cursors}
 	if g.Tombstones != nil {
 		ids = append(ids, *g.Tombstones)
+	}
+	if g.TombstonesBase != nil {
+		ids = append(ids, *g.TombstonesBase)
 	}
 	for _, s := range g.Shards {
 		if s.Chunks != nil {
