@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"maps"
+	"sync"
 
 	"ctx/core"
 	"ctx/objects"
@@ -19,25 +20,54 @@ const (
 	compactShare = 8 // the recent layer may reach 1/compactShare of the whole set
 )
 
+// lastBase keeps the whole set an import last read, decoded: the daemon
+// runs one import after another in the same process, and a whole set is
+// immutable (named by its hash) and shared by many generations, so the
+// next pass copies it instead of decoding it again.
+var lastBase struct {
+	sync.Mutex
+	id   objects.ID
+	tabs map[core.EventID]uint64
+}
+
+// loadBase returns a copy of the whole set id, which the caller may change.
+func loadBase(store *objects.Store, id objects.ID) (map[core.EventID]uint64, error) {
+	lastBase.Lock()
+	defer lastBase.Unlock()
+	if lastBase.tabs != nil && lastBase.id == id {
+		return maps.Clone(lastBase.tabs), nil
+	}
+	t, err := core.LoadTombstones(store, id)
+	if err != nil {
+		return nil, err
+	}
+	lastBase.id, lastBase.tabs = id, t.Current
+	return maps.Clone(t.Current), nil
+}
+
 // loadTombstones reads g's tombstones into st.
 func (st *state) loadTombstones(store *objects.Store, g *refs.Generation) error {
 	if g.Tombstones == nil {
+		return nil
+	}
+	if g.TombstonesBase == nil {
+		whole, err := loadBase(store, *g.Tombstones)
+		if err != nil {
+			return err
+		}
+		st.tombs, st.tombBase, st.baseLen = whole, g.Tombstones, len(whole)
 		return nil
 	}
 	top, err := core.LoadTombstones(store, *g.Tombstones)
 	if err != nil {
 		return err
 	}
-	if g.TombstonesBase == nil {
-		st.tombs, st.tombBase, st.baseLen = top.Current, g.Tombstones, len(top.Current)
-		return nil
-	}
-	base, err := core.LoadTombstones(store, *g.TombstonesBase)
+	base, err := loadBase(store, *g.TombstonesBase)
 	if err != nil {
 		return err
 	}
-	st.tombBase, st.baseLen, st.tombNew = g.TombstonesBase, len(base.Current), top.Current
-	st.tombs = base.Current
+	st.tombBase, st.baseLen, st.tombNew = g.TombstonesBase, len(base), top.Current
+	st.tombs = base
 	maps.Copy(st.tombs, top.Current)
 	return nil
 }
@@ -72,6 +102,9 @@ func (st *state) putTombstones(b *objects.Batch, gen *refs.Generation) error {
 		return err
 	}
 	st.tombBase, st.baseLen, st.tombNew = &id, len(st.tombs), map[core.EventID]uint64{}
+	lastBase.Lock()
+	lastBase.id, lastBase.tabs = id, maps.Clone(st.tombs)
+	lastBase.Unlock()
 	gen.Tombstones = &id
 	return nil
 }

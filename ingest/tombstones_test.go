@@ -114,3 +114,43 @@ func BenchmarkPutTombstones(b *testing.B) {
 	}
 	b.Run("layered-500", func(b *testing.B) { put(b, false) })
 }
+
+// BenchmarkLoadTombstones reads a generation's 60,000 tombstones at the
+// start of an import: decoded (a fresh process) and copied from the whole
+// set the previous import in the same process read (the daemon's passes).
+//
+//	go test ./ingest/ -run '^$' -bench LoadTombstones -benchmem
+func BenchmarkLoadTombstones(b *testing.B) {
+	store, err := objects.Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	ses := core.NewSessionID("claude-code", "s")
+	st := &state{tombs: map[core.EventID]uint64{}, tombNew: map[core.EventID]uint64{}}
+	for i := range 60_000 {
+		st.setTomb(core.NewEventID(ses, fmt.Sprint(i)), 2)
+	}
+	batch := store.NewBatch()
+	gen := &refs.Generation{}
+	if err := st.putTombstones(batch, gen); err != nil {
+		b.Fatal(err)
+	}
+	if err := batch.Commit(); err != nil {
+		b.Fatal(err)
+	}
+	load := func(b *testing.B, cold bool) {
+		for b.Loop() {
+			if cold {
+				lastBase.Lock()
+				lastBase.tabs = nil
+				lastBase.Unlock()
+			}
+			next := &state{tombs: map[core.EventID]uint64{}, tombNew: map[core.EventID]uint64{}}
+			if err := next.loadTombstones(store, gen); err != nil || len(next.tombs) != 60_000 {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("decoded", func(b *testing.B) { load(b, true) })
+	b.Run("copied", func(b *testing.B) { load(b, false) })
+}
