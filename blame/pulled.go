@@ -14,7 +14,7 @@ const maxPulled = 20
 // noted commits of local branches it does not contain, as LinkFrom does
 // with an empty range: a forge's squash merge of a pull request whose
 // commits were made here gets their evidence when it is pulled. When no
-// local branch holds a noted commit that HEAD lacks, it stops after two
+// local branch holds a noted commit that HEAD lacks, it stops after three
 // git processes. It returns the commits that gained a note.
 func LinkPulled(ctx context.Context, repo *Repo, logf func(string, ...any)) ([]string, error) {
 	orig, err := repo.Resolve(ctx, "ORIG_HEAD")

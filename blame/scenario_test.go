@@ -277,6 +277,34 @@ var scenarios = []struct {
 			w.t.Fatal("post-merge did not link the pulled squash")
 		}
 	}},
+	{"forge squash merge, pulled with rebase", func(w *world) {
+		w.feature("feature")
+		w.later("main")
+		forge := filepath.Join(w.t.TempDir(), "forge.git")
+		w.git("init", "-q", "--bare", forge)
+		w.git("push", "-q", forge, "main", "feature")
+		site := filepath.Join(w.t.TempDir(), "site")
+		w.git("clone", "-q", "--branch", "main", forge, site)
+		w.git("-C", site, "config", "user.name", "Forge")
+		w.git("-C", site, "config", "user.email", "forge@example.com")
+		w.git("-C", site, "merge", "-q", "--squash", "origin/feature")
+		w.tick(time.Minute)
+		w.git("-C", site, "commit", "-q", "-m", "Feature (#12)")
+		w.git("-C", site, "push", "-q", "origin", "main")
+		// Meanwhile main here gains a commit of its own, so the pull rebases
+		// it onto the squash: post-rewrite runs, post-merge does not.
+		w.tick(time.Minute)
+		w.human("local.go", nil, w.humanLines(2))
+		w.commit("local work")
+		w.tick(time.Minute)
+		w.git("pull", "-q", "--rebase", forge, "main")
+		if w.git("log", "-1", "--format=%s", "HEAD~1") != "Feature (#12)" {
+			w.t.Fatal("the pull did not rebase onto the forge's squash")
+		}
+		if w.note("HEAD~1") == nil {
+			w.t.Fatal("the pulled squash was not linked after the rebase")
+		}
+	}},
 	{"rename", func(w *world) {
 		w.claudeWrite(claudeA, "r.go", w.lines("claudeA", 3))
 		w.commit("r")

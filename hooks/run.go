@@ -70,7 +70,13 @@ func run(ctx context.Context, opts RunOptions) error {
 		}
 		pairs := blame.ParseRewrite(opts.Stdin)
 		if len(opts.Args) > 0 && opts.Args[0] == "rebase" {
-			return blame.RewriteAndLink(ctx, repo, pairs, lo) // post-commit skipped the rebase's commits
+			if err := blame.RewriteAndLink(ctx, repo, pairs, lo); err != nil { // post-commit skipped the rebase's commits
+				return err
+			}
+			// git pull --rebase runs no post-merge: the upstream commits it
+			// brought are linked here.
+			_, err := blame.LinkPulled(ctx, repo, logf)
+			return err
 		}
 		return blame.Rewrite(ctx, repo, pairs, logf)
 	case "post-merge":
