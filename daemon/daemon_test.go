@@ -263,6 +263,12 @@ func TestMergingIsOffThePassPath(t *testing.T) {
 	if !unmerged {
 		t.Fatal("no pass published more than MaxSmallShards shards: the passes merged inline")
 	}
+	// Status names the newest generation the daemon published, the merge's
+	// included (the passes are all done: nothing else publishes).
+	eventually(t, "status names the merged generation", func() bool {
+		gens, _ = reflogGenerations(t, s.store)
+		return daemon.State(s.store).LastGeneration == gens[len(gens)-1].Number
+	})
 	if n := hits(t, s.store, "tapir"); n != 2*(ingest.MaxSmallShards+4) {
 		t.Fatalf("tapir: %d hits after the merge, want %d", n, 2*(ingest.MaxSmallShards+4))
 	}

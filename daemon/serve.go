@@ -199,6 +199,9 @@ func (d *daemon) mergeLoop(ctx context.Context) {
 				break
 			}
 			merged = true
+			d.mu.Lock()
+			d.merged = rep.Generation.Number
+			d.mu.Unlock()
 			d.log.Printf("generation %d: %d small shards merged", rep.Generation.Number, rep.ShardsMerged)
 		}
 		if merged {

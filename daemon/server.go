@@ -163,7 +163,9 @@ func (d *daemon) sync(ctx context.Context) Reply {
 func (d *daemon) status() Reply {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	r := Reply{OK: true, PID: os.Getpid(), Started: d.started, LastGeneration: d.last.Generation,
+	// The newest generation the daemon published: a pass's, or a merge's
+	// beside the passes.
+	r := Reply{OK: true, PID: os.Getpid(), Started: d.started, LastGeneration: max(d.last.Generation, d.merged),
 		LastImport: d.lastAt, Watching: d.watching}
 	if !d.pending.IsZero() {
 		r.LagSeconds = time.Since(d.pending).Seconds()
