@@ -148,7 +148,7 @@ type daemon struct {
 	done      chan struct{}      // closed and replaced when a pass finishes
 	last      passResult
 	lastAt    time.Time
-	merged    uint64 // the generation the last merge published
+	merged    uint64    // the generation the last merge published
 	pending   time.Time // oldest source change not yet published; zero when none
 	passing   bool      // a pass is running
 	next      time.Time // oldest change noted since the running pass began
