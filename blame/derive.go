@@ -300,6 +300,12 @@ type LinkResult struct {
 // contain (the most recent 200 commits). Only lines the squash left as the
 // pull request's commits wrote them carry.
 func LinkFrom(ctx context.Context, repo *Repo, rev, rng string) (*LinkResult, error) {
+	return linkFrom(ctx, repo, rev, rng, nil)
+}
+
+// linkFrom is LinkFrom with the noted commits already listed (nil: list
+// them).
+func linkFrom(ctx context.Context, repo *Repo, rev, rng string, noted map[string]bool) (*LinkResult, error) {
 	c, err := repo.Commit(ctx, rev)
 	if err != nil {
 		return nil, err
@@ -316,9 +322,10 @@ func LinkFrom(ctx context.Context, repo *Repo, rev, rng string) (*LinkResult, er
 	if err != nil {
 		return nil, err
 	}
-	noted, err := repo.notedCommits(ctx)
-	if err != nil {
-		return nil, err
+	if noted == nil {
+		if noted, err = repo.notedCommits(ctx); err != nil {
+			return nil, err
+		}
 	}
 	res := &LinkResult{Commit: c.ID, Sources: []string{}, Files: []string{}}
 	for _, id := range ids {

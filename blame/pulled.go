@@ -43,7 +43,7 @@ func LinkPulled(ctx context.Context, repo *Repo, logf func(string, ...any)) ([]s
 		if noted[id] {
 			continue
 		}
-		res, err := LinkFrom(ctx, repo, id, "")
+		res, err := linkFrom(ctx, repo, id, "", noted)
 		if err != nil {
 			logf("linking pulled commit %s: %v", short(id), err)
 			continue
