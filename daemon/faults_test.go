@@ -239,7 +239,7 @@ func TestSocketRemovedUnderBinaryDaemon(t *testing.T) {
 	}
 	s.appendRecords(t, "x", "s", "after the socket quokka", 1)
 	r, err := daemon.Wake(s.store, time.Minute)
-	if err != nil || !r.Published || hits(t, s.store, "quokka") != 1 {
+	if err != nil || r.Generation == 0 || hits(t, s.store, "quokka") != 1 { // a watch-driven pass may have published it first
 		t.Fatalf("wake after the socket came back: %+v, %v", r, err)
 	}
 	if err := syscall.Kill(cmd.Process.Pid, 0); err != nil {
