@@ -47,6 +47,26 @@ func (w *world) feature(name string) []string {
 	return a
 }
 
+// forgeSquash pushes main and branch to a bare repository standing for a
+// forge, squash-merges branch into main there in a clone of its own (no
+// ctx hook runs) and pushes it, as a forge's "squash and merge" does. It
+// returns the forge's path.
+func (w *world) forgeSquash(branch string) string {
+	w.t.Helper()
+	forge := filepath.Join(w.t.TempDir(), "forge.git")
+	w.git("init", "-q", "--bare", forge)
+	w.git("push", "-q", forge, "main", branch)
+	site := filepath.Join(w.t.TempDir(), "site")
+	w.git("clone", "-q", "--branch", "main", forge, site)
+	w.git("-C", site, "config", "user.name", "Forge")
+	w.git("-C", site, "config", "user.email", "forge@example.com")
+	w.git("-C", site, "merge", "-q", "--squash", "origin/"+branch)
+	w.tick(time.Minute)
+	w.git("-C", site, "commit", "-q", "-m", "Feature (#12)")
+	w.git("-C", site, "push", "-q", "origin", "main")
+	return forge
+}
+
 // resolveWith has a Claude Code session resolve the conflict in path: it
 // keeps both sides and adds two lines of its own (an Edit of the block).
 func (w *world) resolveWith(native, path string) {
@@ -255,19 +275,8 @@ var scenarios = []struct {
 	{"forge squash merge, pulled", func(w *world) {
 		w.feature("feature")
 		w.later("main")
-		// The pull request goes to a forge, which squashes it into main; the
-		// squash reaches this clone by git pull, where post-merge links it.
-		forge := filepath.Join(w.t.TempDir(), "forge.git")
-		w.git("init", "-q", "--bare", forge)
-		w.git("push", "-q", forge, "main", "feature")
-		site := filepath.Join(w.t.TempDir(), "site")
-		w.git("clone", "-q", "--branch", "main", forge, site)
-		w.git("-C", site, "config", "user.name", "Forge")
-		w.git("-C", site, "config", "user.email", "forge@example.com")
-		w.git("-C", site, "merge", "-q", "--squash", "origin/feature")
-		w.tick(time.Minute)
-		w.git("-C", site, "commit", "-q", "-m", "Feature (#12)")
-		w.git("-C", site, "push", "-q", "origin", "main")
+		// The squash reaches this clone by git pull, where post-merge links it.
+		forge := w.forgeSquash("feature")
 		w.tick(time.Minute)
 		w.git("pull", "-q", "--ff-only", forge, "main")
 		if w.git("log", "-1", "--format=%s") != "Feature (#12)" {
@@ -280,17 +289,7 @@ var scenarios = []struct {
 	{"forge squash merge, pulled with rebase", func(w *world) {
 		w.feature("feature")
 		w.later("main")
-		forge := filepath.Join(w.t.TempDir(), "forge.git")
-		w.git("init", "-q", "--bare", forge)
-		w.git("push", "-q", forge, "main", "feature")
-		site := filepath.Join(w.t.TempDir(), "site")
-		w.git("clone", "-q", "--branch", "main", forge, site)
-		w.git("-C", site, "config", "user.name", "Forge")
-		w.git("-C", site, "config", "user.email", "forge@example.com")
-		w.git("-C", site, "merge", "-q", "--squash", "origin/feature")
-		w.tick(time.Minute)
-		w.git("-C", site, "commit", "-q", "-m", "Feature (#12)")
-		w.git("-C", site, "push", "-q", "origin", "main")
+		forge := w.forgeSquash("feature")
 		// Meanwhile main here gains a commit of its own, so the pull rebases
 		// it onto the squash: post-rewrite runs, post-merge does not.
 		w.tick(time.Minute)
