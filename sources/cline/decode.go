@@ -1,10 +1,8 @@
 package cline
 
 import (
-	"bytes"
 	"encoding/json"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -130,34 +128,6 @@ type taskMetadata struct {
 	ModelUsage []struct {
 		ModelID string `json:"model_id"`
 	} `json:"model_usage"`
-}
-
-// renderArgs renders a JSON object as "key: value" lines in written order,
-// strings unquoted; anything else is returned as is.
-func renderArgs(args json.RawMessage) string {
-	if jsonx.FirstByte(args) != '{' {
-		return jsonx.String(args)
-	}
-	dec := json.NewDecoder(bytes.NewReader(args))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return string(args)
-	}
-	var b strings.Builder
-	for dec.More() {
-		k, err := dec.Token()
-		key, isKey := k.(string)
-		var v json.RawMessage
-		if err != nil || !isKey || dec.Decode(&v) != nil {
-			return string(args)
-		}
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(key)
-		b.WriteString(": ")
-		b.WriteString(jsonx.String(v))
-	}
-	return b.String()
 }
 
 // millis converts epoch milliseconds to UTC; 0 is the zero time.

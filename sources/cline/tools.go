@@ -45,7 +45,7 @@ func (b *builder) toolUse(key string, bl *block, model string) {
 		_ = json.Unmarshal(bl.Input, &a) // fields of other types stay empty
 	}
 	c := &call{key: first(id, key), id: id, name: bl.Name}
-	b.toolCall(c, &a, renderArgs(bl.Input), model)
+	b.toolCall(c, &a, jsonx.RenderArgs(bl.Input), model)
 }
 
 // xmlTool normalizes a tool call written as XML in assistant text.

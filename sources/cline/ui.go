@@ -174,7 +174,7 @@ func (b *builder) uiTool(key string, r *uiRow) {
 		files = touch(t.Path, core.FileTouch{Op: core.OpDelete})
 	}
 	b.add(core.Event{Role: core.RoleAssistant, Type: core.TypeToolCall, Tool: first(t.Tool, "tool"),
-		Text: renderArgs(json.RawMessage(r.Text)), Files: files, Model: r.model(), Key: key})
+		Text: jsonx.RenderArgs(json.RawMessage(r.Text)), Files: files, Model: r.model(), Key: key})
 }
 
 // uiMCP emits an MCP request row: JSON {type, serverName, toolName,
@@ -189,7 +189,7 @@ func (b *builder) uiMCP(key string, r *uiRow) {
 	_ = json.Unmarshal([]byte(r.Text), &m)
 	c := &call{key: key, name: first(m.Type, "use_mcp_tool"), kind: callMCP, server: m.ServerName, tool: m.ToolName}
 	e := core.Event{Role: core.RoleAssistant, Type: core.TypeToolCall, Tool: c.name,
-		Text: renderArgs(json.RawMessage(r.Text)), Model: r.model(), Key: key}
+		Text: jsonx.RenderArgs(json.RawMessage(r.Text)), Model: r.model(), Key: key}
 	if c.name == "use_mcp_tool" {
 		e.Activity = activity(c, capture(m.Arguments), core.CapturePending)
 	}

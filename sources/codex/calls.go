@@ -6,6 +6,7 @@ import (
 
 	"ctx/core"
 	"ctx/sources/applypatch"
+	"ctx/sources/jsonx"
 )
 
 // shellTools are the function names of Codex's shell tools across versions.
@@ -29,7 +30,7 @@ func (p *parser) functionCall(it *item) {
 			p.mcpCall(it, server, tool, args)
 			return
 		}
-		p.toolCall(it.CallID, name, renderArgs(args), callTool)
+		p.toolCall(it.CallID, name, jsonx.RenderArgs(json.RawMessage(args)), callTool)
 	}
 }
 

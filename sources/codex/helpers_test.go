@@ -80,21 +80,6 @@ func TestMCPName(t *testing.T) {
 	}
 }
 
-func TestRenderArgs(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{`{"b":"two words","a":[1,2],"c":{"d":null}}`, "b: two words\na: [1,2]\nc: {\"d\":null}"},
-		{`{}`, ""},
-		{`not json`, "not json"},
-		{`[1]`, "[1]"},
-		{`{"a":`, `{"a":`},
-	}
-	for _, tt := range tests {
-		if got := renderArgs(tt.in); got != tt.want {
-			t.Errorf("renderArgs(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 func TestClip(t *testing.T) {
 	s := "aé" // 'é' is two bytes
 	if got := clip(s, 2); got != "a…" {

@@ -45,7 +45,7 @@ func captured(args string) string {
 // mcpCall emits an MCP tool call; its result stays pending until the output
 // is read.
 func (p *parser) mcpCall(it *item, server, tool, args string) {
-	idx := p.toolCall(it.CallID, it.Name, renderArgs(args), callMCP)
+	idx := p.toolCall(it.CallID, it.Name, jsonx.RenderArgs(json.RawMessage(args)), callMCP)
 	p.ps.Events[idx].Activity = activity(server, tool, it.CallID, captured(args), core.CapturePending)
 	ci := p.calls[it.CallID]
 	ci.server, ci.mcpTool = server, tool
@@ -92,7 +92,7 @@ func (p *parser) mcpEvent(it *item, data []byte) {
 	name := "mcp" + mcpDelimiter + inv.Server + mcpDelimiter + inv.Tool
 	args := string(bytes.TrimSpace(inv.Arguments))
 	if it.Type == "mcp_tool_call_begin" {
-		idx := p.toolCall(it.CallID, name, renderArgs(args), callMCP)
+		idx := p.toolCall(it.CallID, name, jsonx.RenderArgs(json.RawMessage(args)), callMCP)
 		p.ps.Events[idx].Activity = activity(inv.Server, inv.Tool, it.CallID, captured(args), core.CapturePending)
 		p.calls[it.CallID] = callInfo{kind: callMCP, tool: name, idx: idx, fromEvent: true,
 			server: inv.Server, mcpTool: inv.Tool}
@@ -127,32 +127,4 @@ func mcpResult(raw json.RawMessage) (string, bool) {
 		return jsonString(r.Err), true
 	}
 	return string(raw), false
-}
-
-// renderArgs renders a JSON object of arguments as "key: value" lines in
-// their written order, strings unquoted; anything else is returned as is.
-func renderArgs(args string) string {
-	if jsonx.FirstByte([]byte(args)) != '{' {
-		return args
-	}
-	dec := json.NewDecoder(strings.NewReader(args))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return args
-	}
-	var b strings.Builder
-	for dec.More() {
-		k, err := dec.Token()
-		key, isKey := k.(string)
-		var v json.RawMessage
-		if err != nil || !isKey || dec.Decode(&v) != nil {
-			return args
-		}
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(key)
-		b.WriteString(": ")
-		b.WriteString(jsonString(v))
-	}
-	return b.String()
 }
