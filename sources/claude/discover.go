@@ -1,14 +1,13 @@
 package claude
 
 import (
-	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"ctx/core"
+	"ctx/sources/walk"
 )
 
 // ConfigDirEnv relocates the Claude Code history root.
@@ -40,31 +39,31 @@ func (p *Provider) Discover(env core.Env) ([]core.SourceFile, []core.Problem) {
 // DiscoverIn lists the history of a Claude Code config directory at root
 // (a configured root: a backup, another machine's ~/.claude).
 func (*Provider) DiscoverIn(root string) ([]core.SourceFile, []core.Problem) {
-	var d discovery
+	d := discovery{Dirs: walk.Dirs{Provider: core.ProviderClaude}}
 	projects := filepath.Join(root, "projects")
-	for _, slug := range d.readDir(projects) {
-		if dir := filepath.Join(projects, slug.Name()); d.isDir(dir, slug) {
+	for _, slug := range d.ReadDir(projects) {
+		if dir := filepath.Join(projects, slug.Name()); d.IsDir(dir, slug) {
 			d.project(dir)
 		}
 	}
 	slices.SortFunc(d.files, func(a, b core.SourceFile) int { return strings.Compare(a.Path, b.Path) })
-	return d.files, d.problems
+	return d.files, d.Problems
 }
 
 // discovery collects files and problems while walking the history root.
 type discovery struct {
-	files    []core.SourceFile
-	problems []core.Problem
+	walk.Dirs
+	files []core.SourceFile
 }
 
 // project adds a project's transcripts and its sessions' subagents.
 func (d *discovery) project(dir string) {
-	for _, e := range d.readDir(dir) {
+	for _, e := range d.ReadDir(dir) {
 		path := filepath.Join(dir, e.Name())
 		switch {
 		case strings.HasSuffix(e.Name(), ".jsonl"):
 			d.addFile(path, e)
-		case d.isDir(path, e):
+		case d.IsDir(path, e):
 			d.subagents(filepath.Join(path, "subagents"))
 		}
 	}
@@ -72,7 +71,7 @@ func (d *discovery) project(dir string) {
 
 // subagents adds the agent-*.jsonl transcripts of a new-layout session.
 func (d *discovery) subagents(dir string) {
-	for _, e := range d.readDir(dir) {
+	for _, e := range d.ReadDir(dir) {
 		name := e.Name()
 		if strings.HasPrefix(name, "agent-") && strings.HasSuffix(name, ".jsonl") {
 			d.addFile(filepath.Join(dir, name), e)
@@ -81,37 +80,7 @@ func (d *discovery) subagents(dir string) {
 }
 
 func (d *discovery) addFile(path string, e fs.DirEntry) {
-	if e.Type().IsRegular() || (e.Type()&fs.ModeSymlink != 0 && !d.isDir(path, e)) {
+	if e.Type().IsRegular() || (e.Type()&fs.ModeSymlink != 0 && !d.IsDir(path, e)) {
 		d.files = append(d.files, core.SourceFile{Provider: core.ProviderClaude, Path: path})
 	}
-}
-
-// readDir lists a directory; a missing one yields nothing, an unreadable
-// one a problem (and whatever entries could be read).
-func (d *discovery) readDir(dir string) []fs.DirEntry {
-	entries, err := os.ReadDir(dir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		d.unreadable(dir)
-	}
-	return entries
-}
-
-// isDir reports whether the entry is a directory, following symlinks. A
-// dangling symlink is skipped; one that cannot be resolved is a problem.
-func (d *discovery) isDir(path string, e fs.DirEntry) bool {
-	if e.Type()&fs.ModeSymlink == 0 {
-		return e.IsDir()
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			d.unreadable(path)
-		}
-		return false
-	}
-	return st.IsDir()
-}
-
-func (d *discovery) unreadable(path string) {
-	d.problems = append(d.problems, core.Problem{Code: core.ProblemUnreadable, Provider: core.ProviderClaude, Path: path})
 }

@@ -1,7 +1,6 @@
 package gemini
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -9,6 +8,7 @@ import (
 	"strings"
 
 	"ctx/core"
+	"ctx/sources/walk"
 )
 
 // HomeEnv overrides the home directory Gemini CLI keeps its data dir in.
@@ -63,22 +63,22 @@ func exists(path string) bool {
 
 // discovery collects files and problems while walking a data directory.
 type discovery struct {
-	files    []core.SourceFile
-	problems []core.Problem
+	walk.Dirs
+	files []core.SourceFile
 }
 
 func discover(data string) ([]core.SourceFile, []core.Problem) {
-	var d discovery
+	d := discovery{Dirs: walk.Dirs{Provider: ProviderID}}
 	tmp := filepath.Join(data, tmpDir)
 	projects := filepath.Join(data, projectsFile)
-	for _, e := range d.readDir(tmp) {
+	for _, e := range d.ReadDir(tmp) {
 		dir := filepath.Join(tmp, e.Name())
-		if d.isDir(dir, e) {
+		if d.IsDir(dir, e) {
 			d.project(dir, projects)
 		}
 	}
 	slices.SortFunc(d.files, func(a, b core.SourceFile) int { return strings.Compare(a.Path, b.Path) })
-	return d.files, d.problems
+	return d.files, d.Problems
 }
 
 // project adds the chats of one project directory (a slug or a hash) and
@@ -86,7 +86,7 @@ func discover(data string) ([]core.SourceFile, []core.Problem) {
 func (d *discovery) project(dir, projects string) {
 	companions := workspaceCompanions(dir, projects)
 	chats := filepath.Join(dir, chatsDir)
-	entries := d.readDir(chats)
+	entries := d.ReadDir(chats)
 	names := make(map[string]bool, len(entries))
 	for _, e := range entries {
 		names[e.Name()] = true
@@ -94,7 +94,7 @@ func (d *discovery) project(dir, projects string) {
 	for _, e := range entries {
 		path := filepath.Join(chats, e.Name())
 		switch name := e.Name(); {
-		case d.isDir(path, e):
+		case d.IsDir(path, e):
 			d.subagents(path, companions)
 		case isChat(name) && !(strings.HasSuffix(name, ".json") && names[name+"l"]):
 			// A legacy .json resumed by a newer Gemini CLI was copied whole
@@ -106,7 +106,7 @@ func (d *discovery) project(dir, projects string) {
 
 // subagents adds the <id>.jsonl chats of one parent session.
 func (d *discovery) subagents(dir string, companions []string) {
-	for _, e := range d.readDir(dir) {
+	for _, e := range d.ReadDir(dir) {
 		if strings.HasSuffix(e.Name(), ".jsonl") {
 			d.add(filepath.Join(dir, e.Name()), e, companions)
 		}
@@ -133,38 +133,8 @@ func workspaceCompanions(dir, projects string) []string {
 }
 
 func (d *discovery) add(path string, e fs.DirEntry, companions []string) {
-	if e.Type().IsRegular() || (e.Type()&fs.ModeSymlink != 0 && !d.isDir(path, e)) {
+	if e.Type().IsRegular() || (e.Type()&fs.ModeSymlink != 0 && !d.IsDir(path, e)) {
 		d.files = append(d.files, core.SourceFile{Provider: ProviderID, Path: path,
 			Companions: slices.Clone(companions)})
 	}
-}
-
-// readDir lists a directory; a missing one yields nothing, an unreadable
-// one a problem (and whatever entries could be read).
-func (d *discovery) readDir(dir string) []fs.DirEntry {
-	entries, err := os.ReadDir(dir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		d.unreadable(dir)
-	}
-	return entries
-}
-
-// isDir reports whether the entry is a directory, following symlinks. A
-// dangling symlink is skipped; one that cannot be resolved is a problem.
-func (d *discovery) isDir(path string, e fs.DirEntry) bool {
-	if e.Type()&fs.ModeSymlink == 0 {
-		return e.IsDir()
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			d.unreadable(path)
-		}
-		return false
-	}
-	return st.IsDir()
-}
-
-func (d *discovery) unreadable(path string) {
-	d.problems = append(d.problems, core.Problem{Code: core.ProblemUnreadable, Provider: ProviderID, Path: path})
 }

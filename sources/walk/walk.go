@@ -1,0 +1,51 @@
+// Package walk holds what the providers' discovery shares: listing
+// directories and following symlinks, with unreadable paths counted as
+// problems instead of stopping discovery.
+package walk
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+
+	"ctx/core"
+)
+
+// Dirs lists directories for one provider's discovery and keeps the
+// problems it meets.
+type Dirs struct {
+	Provider string
+	Problems []core.Problem
+}
+
+// ReadDir lists a directory; a missing one yields nothing, an unreadable
+// one a problem (and whatever entries could be read).
+func (d *Dirs) ReadDir(dir string) []fs.DirEntry {
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		d.Unreadable(dir)
+	}
+	return entries
+}
+
+// IsDir reports whether the entry at path is a directory, following
+// symlinks. A dangling symlink is skipped; one that cannot be resolved is a
+// problem.
+func (d *Dirs) IsDir(path string, e fs.DirEntry) bool {
+	if e.Type()&fs.ModeSymlink == 0 {
+		return e.IsDir()
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			d.Unreadable(path)
+		}
+		return false
+	}
+	return st.IsDir()
+}
+
+// Unreadable records a path that could not be read.
+func (d *Dirs) Unreadable(path string) {
+	d.Problems = append(d.Problems, core.Problem{Code: core.ProblemUnreadable, Provider: d.Provider, Path: path})
+}
