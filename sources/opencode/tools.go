@@ -1,12 +1,14 @@
 package opencode
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
 
 	"ctx/core"
+	"ctx/sources/jsonx"
 )
 
 // builtinTools are OpenCode's own tool names across versions. Any other
@@ -152,44 +154,11 @@ func captured(input json.RawMessage) string {
 	return core.CaptureCaptured
 }
 
-// renderInput renders a JSON object of tool arguments as "key: value"
-// lines in written order, strings unquoted; anything else is returned as
-// written.
+// renderInput renders a tool's input as jsonx.RenderArgs does; a null
+// input (a call with no arguments) is empty.
 func renderInput(raw json.RawMessage) string {
-	s := strings.TrimSpace(string(raw))
-	if !strings.HasPrefix(s, "{") {
-		if s == "null" {
-			return ""
-		}
-		return s
+	if string(bytes.TrimSpace(raw)) == "null" {
+		return ""
 	}
-	dec := json.NewDecoder(strings.NewReader(s))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return s
-	}
-	var b strings.Builder
-	for dec.More() {
-		k, err := dec.Token()
-		key, isKey := k.(string)
-		var v json.RawMessage
-		if err != nil || !isKey || dec.Decode(&v) != nil {
-			return s
-		}
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(key)
-		b.WriteString(": ")
-		b.WriteString(jsonText(v))
-	}
-	return b.String()
-}
-
-// jsonText returns a JSON string's value, or other JSON as written.
-func jsonText(v json.RawMessage) string {
-	var s string
-	if len(v) > 0 && v[0] == '"' && json.Unmarshal(v, &s) == nil {
-		return s
-	}
-	return string(v)
+	return jsonx.RenderArgs(raw)
 }
