@@ -90,11 +90,7 @@ func BenchmarkPutTombstones(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ses := core.NewSessionID("claude-code", "s")
-	st := &state{tombs: map[core.EventID]uint64{}, tombNew: map[core.EventID]uint64{}}
-	for i := range 60_000 {
-		st.setTomb(core.NewEventID(ses, fmt.Sprint(i)), 2)
-	}
+	ses, st := tombstoned(60_000)
 	put := func(b *testing.B, whole bool) {
 		for b.Loop() {
 			if whole {
@@ -125,11 +121,7 @@ func BenchmarkLoadTombstones(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ses := core.NewSessionID("claude-code", "s")
-	st := &state{tombs: map[core.EventID]uint64{}, tombNew: map[core.EventID]uint64{}}
-	for i := range 60_000 {
-		st.setTomb(core.NewEventID(ses, fmt.Sprint(i)), 2)
-	}
+	_, st := tombstoned(60_000)
 	batch := store.NewBatch()
 	gen := &refs.Generation{}
 	if err := st.putTombstones(batch, gen); err != nil {
@@ -153,4 +145,15 @@ func BenchmarkLoadTombstones(b *testing.B) {
 	}
 	b.Run("decoded", func(b *testing.B) { load(b, true) })
 	b.Run("copied", func(b *testing.B) { load(b, false) })
+}
+
+// tombstoned returns a state holding n tombstones of one session, set by
+// generation 2, and that session.
+func tombstoned(n int) (core.SessionID, *state) {
+	ses := core.NewSessionID("claude-code", "s")
+	st := &state{tombs: map[core.EventID]uint64{}, tombNew: map[core.EventID]uint64{}}
+	for i := range n {
+		st.setTomb(core.NewEventID(ses, fmt.Sprint(i)), 2)
+	}
+	return ses, st
 }

@@ -23,11 +23,7 @@ var benchQueries = []string{"flaky test timeout", "parseConfig", "connection ref
 //	CTX_DAEMON=off HOME=H CTX_HOME=S ctx import
 //	CTX_QUERY_BENCH_STORE=S go test ./query/ -run '^$' -bench SearchStore -benchtime 400x
 func BenchmarkSearchStore(b *testing.B) {
-	home := os.Getenv("CTX_QUERY_BENCH_STORE")
-	if home == "" {
-		b.Skip("CTX_QUERY_BENCH_STORE names no store")
-	}
-	r := openReader(b, home)
+	r := benchStore(b)
 	ctx := context.Background()
 	for _, q := range benchQueries { // warm the page cache and the shards
 		if _, err := r.Search(ctx, SearchRequest{Query: q, Limit: 10}); err != nil {
@@ -83,11 +79,7 @@ func cpuTime(b *testing.B) time.Duration {
 //
 //	CTX_QUERY_BENCH_STORE=S go test ./query/ -run '^$' -bench ExactEventID -benchtime 1x
 func BenchmarkExactEventID(b *testing.B) {
-	home := os.Getenv("CTX_QUERY_BENCH_STORE")
-	if home == "" {
-		b.Skip("CTX_QUERY_BENCH_STORE names no store")
-	}
-	r := openReader(b, home)
+	r := benchStore(b)
 	ctx := context.Background()
 	tree, err := r.Tree()
 	if err != nil {
@@ -120,4 +112,13 @@ func BenchmarkExactEventID(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(ids)), "ids")
 	b.ReportMetric(100*float64(first)/float64(len(ids)), "%first")
+}
+
+// benchStore opens the store $CTX_QUERY_BENCH_STORE names, or skips.
+func benchStore(b *testing.B) *Reader {
+	home := os.Getenv("CTX_QUERY_BENCH_STORE")
+	if home == "" {
+		b.Skip("CTX_QUERY_BENCH_STORE names no store")
+	}
+	return openReader(b, home)
 }
