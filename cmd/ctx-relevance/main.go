@@ -1,0 +1,117 @@
+// Command ctx-relevance measures search quality on the judged relevance set:
+// it imports the real agent fixtures (shared/fixtures/agents, placed at the
+// agents' default paths in a scratch home) and prints MRR@10, success@1 and
+// success@5 per query kind.
+//
+//	ctx-relevance [-fixtures DIR] [-misses] [-twice] [-dump FILE] [-keep DIR]
+//
+// -twice imports the same history into a second store and reports the
+// queries whose result order differs between the two (ranking must be
+// deterministic). -dump writes every event as JSON lines for judging.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"ctx/internal/fixtures"
+	"ctx/internal/relevance"
+	"ctx/query"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "ctx-relevance:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	fx := flag.String("fixtures", "", "the shared/fixtures/agents directory (found above the working directory by default)")
+	misses := flag.Bool("misses", false, "list the queries whose target is not first")
+	twice := flag.Bool("twice", false, "import twice and compare the result orders")
+	dump := flag.String("dump", "", "write every event as JSON lines to this file")
+	keep := flag.String("keep", "", "build the stores under this directory and keep them")
+	flag.Parse()
+	if *fx == "" {
+		dir, err := fixtures.Agents()
+		if err != nil {
+			return fmt.Errorf("shared/fixtures/agents not found above the working directory (pass -fixtures)")
+		}
+		*fx = dir
+	}
+	set, err := relevance.Default()
+	if err != nil {
+		return err
+	}
+	root := *keep
+	if root == "" {
+		if root, err = os.MkdirTemp("", "ctx-relevance-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(root)
+	}
+	ctx := context.Background()
+	first, err := measure(ctx, *fx, filepath.Join(root, "a"), set, *dump)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%d judged queries over %d indexed events\n", len(set.Queries), first.events)
+	if err := first.rep.Print(os.Stdout); err != nil {
+		return err
+	}
+	if *misses {
+		fmt.Println()
+		first.rep.PrintMisses(os.Stdout)
+	}
+	if *twice {
+		second, err := measure(ctx, *fx, filepath.Join(root, "b"), set, "")
+		if err != nil {
+			return err
+		}
+		diff := relevance.SameOrder(first.rep, second.rep)
+		fmt.Printf("\nsame order on a second import: %d of %d queries\n", len(set.Queries)-len(diff), len(set.Queries))
+		for _, id := range diff {
+			fmt.Println("  differs:", id)
+		}
+	}
+	return nil
+}
+
+type measured struct {
+	rep    *relevance.Report
+	events int
+}
+
+func measure(ctx context.Context, fx, dir string, set *relevance.Set, dump string) (*measured, error) {
+	st, err := relevance.Build(ctx, fx, dir)
+	if err != nil {
+		return nil, err
+	}
+	r, err := query.Open(st.CtxHome)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	if dump != "" {
+		f, err := os.OpenFile(dump, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+		if err != nil {
+			return nil, err
+		}
+		if err := relevance.Dump(r, f); err != nil {
+			f.Close()
+			return nil, err
+		}
+		if err := f.Close(); err != nil {
+			return nil, err
+		}
+	}
+	rep, err := relevance.Evaluate(ctx, r, set)
+	if err != nil {
+		return nil, err
+	}
+	return &measured{rep: rep, events: st.Events}, nil
+}
