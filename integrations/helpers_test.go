@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	sharedfx "ctx/internal/fixtures"
 )
 
 const testCommand = "/opt/ctx/bin/ctx"
@@ -87,21 +89,7 @@ func commonPrefix(a, b []byte) int {
 
 func sharedFixture(t *testing.T, rel string) []byte {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "shared", "fixtures", "agents", rel)
-		if b, err := os.ReadFile(p); err == nil {
-			return b
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skipf("shared fixture %s not found", rel)
-		}
-		dir = parent
-	}
+	return readFile(t, filepath.Join(sharedfx.Dir(t), rel))
 }
 
 func wantErr[T error](t *testing.T, err error) {

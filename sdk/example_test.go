@@ -8,7 +8,9 @@ import (
 )
 
 // Page through a session's transcript with the MCP page contract, three
-// events at a time, then read it again as one complete stream.
+// events at a time, then read it again as one complete stream. (Compiled,
+// not run: it reads the fixture store, which a plain clone lacks;
+// TestShowSessionPaths checks the same paths.)
 func Example() {
 	ctx := context.Background()
 	c, err := sdk.Open(storeHome) // sdk.Open("") uses the CLI's store
@@ -36,9 +38,4 @@ func Example() {
 		return
 	}
 	fmt.Printf("complete stream: %d events, complete=%v\n", len(all.Events), all.Completion.Complete)
-	// Output:
-	// page of 3 events, has_more=true
-	// page of 3 events, has_more=true
-	// page of 1 events, has_more=false
-	// complete stream: 7 events, complete=true
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"ctx/core"
+	"ctx/internal/fixtures"
 	"ctx/query"
 	"ctx/sdk"
 	"ctx/semantic"
@@ -19,6 +20,9 @@ const mainSession = "ses_24591081cdbcf15b591b404ea5207080"
 
 func client(t *testing.T) *sdk.Client {
 	t.Helper()
+	if fixtureErr != nil {
+		t.Skip(fixtures.Missing)
+	}
 	c, err := sdk.Open(storeHome)
 	if err != nil {
 		t.Fatal(err)

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -24,9 +26,18 @@ func TestMain(m *testing.M) {
 // real command, with HOME and CTX_HOME inside the script's work directory
 // and FIXTURES pointing at the shared agent fixtures.
 func TestScripts(t *testing.T) {
-	fixtures := fixturesDir(t)
+	fixtures, fxErr := sharedfx.Agents()
+	if fxErr != nil && sharedfx.Required() {
+		t.Fatalf("agent fixtures required (%s is set): %v", sharedfx.EnvRequire, fxErr)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
+		Condition: func(cond string) (bool, error) {
+			if cond == "fixtures" {
+				return fxErr == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("HOME", filepath.Join(e.WorkDir, "home"))
 			e.Setenv("CTX_HOME", filepath.Join(e.WorkDir, "store"))
@@ -44,9 +55,24 @@ func TestScripts(t *testing.T) {
 	})
 }
 
-func fixturesDir(t *testing.T) string {
-	t.Helper()
-	return sharedfx.Dir(t)
+// TestScriptsGuardFixtures: a script that reads $FIXTURES starts with the
+// [!fixtures] skip line, so a plain clone skips it with one clear line
+// instead of failing on a missing directory.
+func TestScriptsGuardFixtures(t *testing.T) {
+	paths, err := filepath.Glob("testdata/script/*.txtar")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no scripts: %v", err)
+	}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(data)
+		if strings.Contains(s, "$FIXTURES") && !strings.Contains(s, "\n[!fixtures] skip '") {
+			t.Errorf("%s reads $FIXTURES without a [!fixtures] skip line", p)
+		}
+	}
 }
 
 // copytree SRC DST copies a directory tree.

@@ -19,10 +19,7 @@ func findFixtures() (string, error) {
 // fixtureFile is the real chat log, required by the tests.
 func fixtureFile(t testing.TB) string {
 	t.Helper()
-	dir, err := findFixtures()
-	if err != nil {
-		t.Fatalf("shared/fixtures/agents not found above the test directory (%v); the Aider fixture is required", err)
-	}
+	dir := sharedfx.AgentDir(t, "aider")
 	return filepath.Join(dir, HistoryFile)
 }
 

@@ -18,10 +18,7 @@ func findFixtures() (string, error) {
 // fixtureDir is findFixtures for tests: the real threads are required.
 func fixtureDir(t testing.TB) string {
 	t.Helper()
-	dir, err := findFixtures()
-	if err != nil {
-		t.Fatalf("shared/fixtures/agents not found above the test directory (%v); the Amp fixtures are required", err)
-	}
+	dir := sharedfx.AgentDir(t, "amp")
 	return dir
 }
 

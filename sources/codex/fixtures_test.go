@@ -24,10 +24,7 @@ func findFixtures() (string, error) {
 // fixtureDir is findFixtures for tests: the real rollouts are required.
 func fixtureDir(t testing.TB) string {
 	t.Helper()
-	dir, err := findFixtures()
-	if err != nil {
-		t.Fatalf("shared/fixtures/agents not found above the test directory (%v); the Codex fixtures are required", err)
-	}
+	dir := sharedfx.AgentDir(t, "codex")
 	return dir
 }
 

@@ -17,10 +17,7 @@ func findFixtures() (string, error) {
 // fixtureDir is findFixtures for tests: the real logs are required.
 func fixtureDir(t testing.TB) string {
 	t.Helper()
-	dir, err := findFixtures()
-	if err != nil {
-		t.Fatalf("shared/fixtures/agents not found above the test directory (%v); the Copilot CLI fixtures are required", err)
-	}
+	dir := sharedfx.AgentDir(t, "copilot-cli")
 	return dir
 }
 

@@ -21,10 +21,7 @@ func findFixtures() (string, error) {
 // fixtureDir is findFixtures for tests: the real exports are required.
 func fixtureDir(t testing.TB) string {
 	t.Helper()
-	dir, err := findFixtures()
-	if err != nil {
-		t.Fatalf("shared/fixtures/agents not found above the test directory (%v); the Cursor fixtures are required", err)
-	}
+	dir := sharedfx.AgentDir(t, "cursor")
 	return dir
 }
 

@@ -18,10 +18,7 @@ func findFixtures() (string, error) {
 // fixtureDir is findFixtures for tests: the real chats are required.
 func fixtureDir(t testing.TB) string {
 	t.Helper()
-	dir, err := findFixtures()
-	if err != nil {
-		t.Fatalf("shared/fixtures/agents not found above the test directory (%v); the Gemini CLI fixtures are required", err)
-	}
+	dir := sharedfx.AgentDir(t, "gemini-cli")
 	return dir
 }
 

@@ -22,10 +22,7 @@ func findFixtures() (string, error) {
 
 func fixtureDir(t testing.TB) string {
 	t.Helper()
-	dir, err := findFixtures()
-	if err != nil {
-		t.Fatalf("shared/fixtures/agents not found above the test directory (%v); the OpenCode fixtures are required", err)
-	}
+	dir := sharedfx.AgentDir(t, "opencode")
 	return dir
 }
 
