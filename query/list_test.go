@@ -21,6 +21,7 @@ var (
 // fixtureReader opens the store of the real fixtures, imported once.
 func fixtureReader(t *testing.T) *Reader {
 	t.Helper()
+	fixturesDir(t) // skips (before the once) when the fixtures are absent
 	fixtureOnce.Do(func() {
 		root, err := os.MkdirTemp("", "ctx-query-fixtures-")
 		if err != nil {
