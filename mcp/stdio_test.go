@@ -42,7 +42,7 @@ func (s *syncBuffer) String() string {
 func serveBytes(t testing.TB, home string, input io.Reader) (string, string) {
 	t.Helper()
 	var out, logs syncBuffer
-	s := New(Config{CtxHome: home, Log: &logs, DrainTimeout: 3 * time.Second})
+	s := New(Config{CtxHome: home, Log: &logs, DrainTimeout: 15 * time.Second}) // generous: a loaded machine is slow, not broken
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if err := s.Serve(ctx, input, &out); err != nil {
