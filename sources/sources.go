@@ -15,13 +15,14 @@ import (
 	"ctx/sources/cursor"
 	"ctx/sources/gemini"
 	"ctx/sources/opencode"
+	"ctx/sources/reported"
 )
 
 // Builtin returns every built-in provider, in a stable order.
 func Builtin() []core.Provider {
 	ps := []core.Provider{claude.New(), codex.New(), gemini.New(), copilot.New(), amp.New(), cursor.New(), opencode.New()}
 	ps = append(ps, cline.All()...)
-	return append(ps, aider.New())
+	return append(ps, aider.New(), reported.New())
 }
 
 // Names returns the provider ids of ps.
