@@ -298,6 +298,7 @@ type Event struct {
 	ExitCode  *int        `json:"exit_code,omitempty"`
 	IsError   bool        `json:"is_error,omitempty"`
 	Model     string      `json:"model,omitempty"`
+	Tokens    *Tokens     `json:"tokens,omitempty"`      // usage the agent recorded for this message
 	Native    string      `json:"native_type,omitempty"` // the provider's record type, for other events
 	Activity  *Activity   `json:"activity,omitempty"`
 	// Key is the parser's identity for the event within its session (a

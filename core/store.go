@@ -61,6 +61,10 @@ type TreeEntry struct {
 	Started   time.Time `json:"started,omitzero"`
 	Ended     time.Time `json:"ended,omitzero"`
 	Workspace string    `json:"workspace,omitempty"`
+	// Digest summarizes the session for listings, timelines and stats
+	// (nil in trees written before it existed: readers then compute it
+	// from the session's events, and the next publish fills it in).
+	Digest *Digest `json:"digest,omitempty"`
 }
 
 // Fill copies the session's time range and workspace into the entry.
@@ -148,6 +152,7 @@ func WriteSession(p objects.Putter, ps *ParsedSession, prev []ChunkRef) (Written
 	entry := TreeEntry{Session: s.ID, Object: id, Root: s.RootSessionID, Provider: s.Provider,
 		SourceKey: s.Source.Path, Events: s.EventCount}
 	entry.Fill(s)
+	entry.Digest = Summarize(s, ps.Events)
 	return WrittenSession{Entry: entry, Object: so, NewChunks: fresh, Replaced: replaced}, nil
 }
 

@@ -135,24 +135,32 @@ func (r *run) sourceStats(c *core.Cursors) []refs.SourceStats {
 	return out
 }
 
-// fillEntries gives the entries a tree written before TreeEntry carried
-// the session's time range and workspace those fields, from their session
-// objects. It runs only when a new generation is published anyway, so an
-// import that changes nothing still writes nothing; a session without
-// timestamps keeps a zero range and is looked at again next time.
+// fillEntries gives the entries of a tree written before TreeEntry
+// carried the session's time range, workspace and digest those fields,
+// from their session objects (the digest from its events: once, on the
+// first publish after an upgrade). It runs only when a new generation is
+// published anyway, so an import that changes nothing still writes
+// nothing; a session without timestamps keeps a zero range and is looked
+// at again next time.
 func (r *run) fillEntries() error {
 	for id, e := range r.st.tree {
-		if !e.Started.IsZero() || e.Events == 0 {
+		if (!e.Started.IsZero() || e.Events == 0) && e.Digest != nil {
 			continue
 		}
 		so, err := core.LoadSession(r.batch, e.Object)
 		if err != nil {
 			return fmt.Errorf("ingest: session %s: %w", id, err)
 		}
-		if so.Session.Started.IsZero() {
-			continue
+		if e.Digest == nil {
+			events, err := core.LoadEvents(r.batch, so)
+			if err != nil {
+				return fmt.Errorf("ingest: session %s: %w", id, err)
+			}
+			e.Digest = core.Summarize(&so.Session, events)
 		}
-		e.Fill(&so.Session)
+		if !so.Session.Started.IsZero() {
+			e.Fill(&so.Session)
+		}
 		r.st.tree[id] = e
 	}
 	return nil

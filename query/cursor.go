@@ -53,8 +53,9 @@ const (
 
 // Cursor kinds: what a cursor continues.
 const (
-	cursorShowSession byte = 1
-	cursorListEvents  byte = 2
+	cursorShowSession  byte = 1
+	cursorListEvents   byte = 2
+	cursorListSessions byte = 3 // Session holds the offset of the next page
 )
 
 var cursorEncoding = base64.RawURLEncoding.Strict()

@@ -35,6 +35,10 @@ type Reader struct {
 
 	chunkMu sync.Mutex
 	chunks  map[objects.ID]*core.Chunk
+
+	factsOnce sync.Once
+	factList  []fact
+	factsErr  error
 }
 
 // maxCachedChunks bounds the decoded chunks a Reader keeps (64 events

@@ -21,10 +21,14 @@ type Env struct {
 	Getenv func(string) string
 	Now    func() time.Time
 	IsTTY  func(io.Writer) bool
+	// Lookup is os.LookupEnv (nil: Getenv, where empty means unset).
+	Lookup func(string) (string, bool)
+	// Color is the --color mode: auto (the default), always or never.
+	Color string
 }
 
 func systemEnv() *Env {
-	return &Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Now: time.Now, IsTTY: isTerminal}
+	return &Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Lookup: os.LookupEnv, Now: time.Now, IsTTY: isTerminal}
 }
 
 // Home returns $HOME.

@@ -34,7 +34,7 @@ type pageMeta struct {
 
 func newListCmd(env *Env, f *format) *cobra.Command {
 	cmd := &cobra.Command{Use: "list", Short: "List stored records"}
-	cmd.AddCommand(newListEventsCmd(env, f))
+	cmd.AddCommand(newListEventsCmd(env, f), newListSessionsCmd(env, f))
 	return cmd
 }
 

@@ -49,6 +49,7 @@ func newRootCmd(env *Env, f *format) *cobra.Command {
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
 	root.PersistentFlags().StringVar(&f.value, "format", "text", "output format: text or json (jsonl where a command streams)")
+	root.PersistentFlags().StringVar(&env.Color, "color", colorAuto, "colour and bold text: auto (on a terminal without NO_COLOR), always or never")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usagef("%v", err) })
 	root.AddCommand(newImportCmd(env, f), newStatusCmd(env, f), newSourcesCmd(env, f), newSearchCmd(env, f),
 		newShowCmd(env, f), newListCmd(env, f), newVerifyCmd(env, f), newGCCmd(env, f), newDocsCmd(env, f),

@@ -49,6 +49,7 @@ func (p *parser) assistant(rec *record, ts time.Time, line int) {
 	if id == "" {
 		id = rec.UUID
 	}
+	defer p.noteUsage(id, m.Usage, len(p.events))
 	if !m.Content.IsList {
 		p.appendText(id, core.TypeMessage, core.RoleAssistant, m.Content.Text, ts, m.Model)
 		return
@@ -73,6 +74,36 @@ func (p *parser) assistant(rec *record, ts time.Time, line int) {
 			p.add(core.Event{Timestamp: ts, Role: core.RoleAssistant, Type: core.TypeOther,
 				Native: "assistant/" + kind, Text: clip(b.placeholder(), maxOtherText),
 				Model: m.Model, Key: suffix(id, "/"+kind)})
+		}
+	}
+}
+
+// noteUsage keeps the latest usage of message id, whose events of this
+// record start at index from.
+func (p *parser) noteUsage(id string, t *core.Tokens, from int) {
+	if t == nil || id == "" {
+		return
+	}
+	if p.usage == nil {
+		p.usage = map[string]*usage{}
+	}
+	u, ok := p.usage[id]
+	if !ok {
+		u = &usage{at: -1}
+		p.usage[id] = u
+	}
+	u.tokens = *t
+	if u.at < 0 && len(p.events) > from {
+		u.at = from
+	}
+}
+
+// attachUsage gives each message's usage to its first event.
+func (p *parser) attachUsage() {
+	for _, u := range p.usage {
+		if u.at >= 0 && u.at < len(p.events) {
+			t := u.tokens
+			p.events[u.at].Tokens = &t
 		}
 	}
 }

@@ -3,6 +3,8 @@ package claude
 import (
 	"bytes"
 	"encoding/json"
+
+	"ctx/core"
 )
 
 // decodeRecord decodes a line that jsonl has already checked to be valid
@@ -84,6 +86,8 @@ func decodeMessage(v []byte) *message {
 			m.Model = str(v)
 		case "content":
 			m.Content = decodeContent(v)
+		case "usage":
+			m.Usage = decodeUsage(v)
 		}
 	})
 	if !ok {
@@ -138,6 +142,27 @@ func decodeBlock(v []byte) (block, bool) {
 		}
 	})
 	return b, ok
+}
+
+// decodeUsage reads a message's token usage; nil when it holds none.
+func decodeUsage(v []byte) *core.Tokens {
+	t := &core.Tokens{}
+	ok := eachField(v, func(k, v []byte) {
+		switch string(k) {
+		case "input_tokens":
+			t.Input, _ = integer(v)
+		case "output_tokens":
+			t.Output, _ = integer(v)
+		case "cache_read_input_tokens":
+			t.CacheRead, _ = integer(v)
+		case "cache_creation_input_tokens":
+			t.CacheCreate, _ = integer(v)
+		}
+	})
+	if !ok || *t == (core.Tokens{}) {
+		return nil
+	}
+	return t
 }
 
 func decodeCompactMeta(v []byte) *compactMeta {

@@ -22,6 +22,15 @@ type parser struct {
 	last     time.Time // timestamp of the previous timestamped record
 	records  int
 	info     sessionInfo
+	usage    map[string]*usage // message id → its token usage
+}
+
+// usage is a message's token usage: Claude Code repeats it on every record
+// of a streamed message (the last is complete), so it is kept per message
+// id and given to the message's first event when the session is built.
+type usage struct {
+	tokens core.Tokens
+	at     int // index of the message's first event, -1 until it has one
 }
 
 // sessionInfo gathers session metadata while reading.
@@ -153,6 +162,7 @@ func latest(dst *string, v string) {
 
 // session builds the finalized session of the file.
 func (p *parser) session() core.ParsedSession {
+	p.attachUsage()
 	in := &p.info
 	native, parent, agent := p.identity()
 	ps := core.ParsedSession{

@@ -1,6 +1,10 @@
 package claude
 
-import "strings"
+import (
+	"strings"
+
+	"ctx/core"
+)
 
 // record is one transcript line. Only the fields the parser uses are decoded;
 // large payloads (snapshots, usage, structured results) are skipped. Raw
@@ -30,6 +34,7 @@ type record struct {
 type message struct {
 	ID, Model string
 	Content   content
+	Usage     *core.Tokens
 }
 
 // content is a message or tool_result content: a string or a list of blocks.

@@ -38,7 +38,7 @@ func (p *parser) eventMsg(it *item, data []byte) {
 	case "turn_aborted":
 		p.other(it.Type, "turn aborted: "+it.Reason)
 	case "token_count":
-		p.other(it.Type, tokenText(it.Info))
+		p.tokenCount(it.Info)
 	case "mcp_tool_call_begin", "mcp_tool_call_end":
 		p.mcpEvent(it, data)
 	case "error", "warning", "stream_error":
@@ -49,6 +49,28 @@ func (p *parser) eventMsg(it *item, data []byte) {
 			return
 		}
 		p.unknown(it.Type, data)
+	}
+}
+
+// tokenCount keeps a token_count record as an other event that carries
+// the usage added since the previous one: Codex repeats its running total,
+// so the difference counts each model call once. Input excludes cached
+// input, which is CacheRead (as Claude Code records it).
+func (p *parser) tokenCount(info *tokenInfo) {
+	i := p.add(core.Event{Role: core.RoleSystem, Type: core.TypeOther, Native: "token_count",
+		Text: clip(tokenText(info), maxOther), Key: p.key("oth:")})
+	if info == nil || info.Total == nil {
+		return
+	}
+	t, prev := *info.Total, p.tokens
+	if t.Total < prev.Total { // a new running total
+		prev = tokenUsage{}
+	}
+	p.tokens = t
+	d := core.Tokens{Input: (t.Input - t.Cached) - (prev.Input - prev.Cached), Output: t.Output - prev.Output,
+		CacheRead: t.Cached - prev.Cached}
+	if d.Input > 0 || d.Output > 0 || d.CacheRead > 0 {
+		p.ps.Events[i].Tokens = &d
 	}
 }
 

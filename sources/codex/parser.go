@@ -61,6 +61,7 @@ type parser struct {
 	latched  bool   // a response item message or reasoning has been seen
 	pending  []twin
 	calls    map[string]callInfo
+	tokens   tokenUsage // the last total_token_usage seen
 }
 
 func newParser(f core.SourceFile) *parser {

@@ -71,7 +71,10 @@ type ghostCommit struct {
 }
 
 type tokenUsage struct {
-	Total int64 `json:"total_tokens"`
+	Input  int64 `json:"input_tokens"`
+	Cached int64 `json:"cached_input_tokens"`
+	Output int64 `json:"output_tokens"`
+	Total  int64 `json:"total_tokens"`
 }
 
 type tokenInfo struct {

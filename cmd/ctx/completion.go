@@ -1,0 +1,47 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"ctx/query"
+	"ctx/sources"
+)
+
+// completeValues makes the shell complete a flag from fixed values.
+func completeValues(cmd *cobra.Command, flag string, values ...string) {
+	_ = cmd.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// completeProviders completes a flag with the built-in provider names.
+func completeProviders(cmd *cobra.Command, flag string) {
+	completeValues(cmd, flag, sources.Names(sources.Builtin())...)
+}
+
+// recentSessions completes a session argument with the ids of the most
+// recently active sessions, the title as each one's description. It reads
+// the store only when one exists and never fails the shell.
+func recentSessions(env *Env) cobra.CompletionFunc {
+	return func(_ *cobra.Command, args []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		r, err := query.Open(env.CtxHome())
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		defer r.Close()
+		list, err := r.ListSessions(query.SessionsRequest{Limit: 30})
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		var out []cobra.Completion
+		for _, s := range list.Sessions {
+			if strings.HasPrefix(s.CtxSessionID, prefix) {
+				out = append(out, cobra.CompletionWithDesc(s.CtxSessionID, s.Provider+": "+fit(oneLine(s.Title), 60)))
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
+	}
+}

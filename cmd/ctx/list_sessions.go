@@ -1,0 +1,153 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"ctx/query"
+)
+
+type listSessionsOptions struct {
+	Providers, Roots, Groups, Files []string
+	Workspace, Since, Until, Sort   string
+	Cursor                          string
+	PrimaryOnly, Reverse, All       bool
+	Limit                           int
+}
+
+func newListSessionsCmd(env *Env, f *format) *cobra.Command {
+	opts := &listSessionsOptions{}
+	cmd := &cobra.Command{
+		Use:   "sessions",
+		Short: "List sessions, newest activity first",
+		Long: "List the sessions of the active generation with their agent, workspace, start,\n" +
+			"duration, events and title (the agent's own title, else the first real prompt).\n" +
+			"Filters are those of search; --since/--until keep sessions active in the window.\n\n" +
+			"A page holds --limit sessions (default 50); when more remain it ends with a\n" +
+			"cursor for --cursor. --all lists every selected session.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.check("text", "json"); err != nil {
+				return err
+			}
+			return runListSessions(env, f, opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringSliceVar(&opts.Providers, "provider", nil, "only these providers (repeatable)")
+	fl.StringArrayVar(&opts.Roots, "source-root", nil, "only this configured source root (repeatable, OR with --source-group)")
+	fl.StringArrayVar(&opts.Groups, "source-group", nil, "only this configured source group (repeatable)")
+	fl.StringArrayVar(&opts.Files, "has-edits-to", nil, "only sessions that edited this path or file name (repeatable)")
+	fl.StringVar(&opts.Workspace, "workspace", "", "only sessions in this directory or below it")
+	fl.StringVar(&opts.Since, "since", "", "only sessions active at or after this time (RFC 3339, YYYY-MM-DD, or 7d)")
+	fl.StringVar(&opts.Until, "until", "", "only sessions active before this time")
+	fl.BoolVar(&opts.PrimaryOnly, "primary-only", false, "exclude subagent sessions")
+	fl.StringVar(&opts.Sort, "sort", "activity", "activity, started, events or name")
+	fl.BoolVar(&opts.Reverse, "reverse", false, "reverse the order")
+	fl.IntVar(&opts.Limit, "limit", query.DefaultSessionsLimit, fmt.Sprintf("sessions per page (1-%d)", query.MaxSessionsLimit))
+	fl.BoolVar(&opts.All, "all", false, "every selected session, no paging")
+	fl.StringVar(&opts.Cursor, "cursor", "", "continue after the page that printed this cursor")
+	completeValues(cmd, "sort", "activity", "started", "events", "name")
+	completeProviders(cmd, "provider")
+	return cmd
+}
+
+func (o *listSessionsOptions) request(env *Env) (query.SessionsRequest, error) {
+	since, err := parseTime(o.Since, env.Now())
+	if err != nil {
+		return query.SessionsRequest{}, err
+	}
+	until, err := parseTime(o.Until, env.Now())
+	if err != nil {
+		return query.SessionsRequest{}, err
+	}
+	sort := o.Sort
+	switch sort {
+	case "activity", "last-activity", "":
+		sort = query.SortLastActivity
+	case query.SortStarted, query.SortEvents, query.SortName:
+	default:
+		return query.SessionsRequest{}, usagef("--sort must be activity, started, events or name")
+	}
+	return query.SessionsRequest{Providers: o.Providers, SourceRoots: o.Roots, SourceGroups: o.Groups,
+		Files: o.Files, Workspace: absDir(o.Workspace), Since: since, Until: until, PrimaryOnly: o.PrimaryOnly,
+		Sort: sort, Reverse: o.Reverse, Limit: o.Limit, All: o.All, Cursor: o.Cursor}, nil
+}
+
+// absDir makes a --workspace value absolute ("" stays "").
+func absDir(ws string) string {
+	if ws == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(ws); err == nil {
+		return abs
+	}
+	return ws
+}
+
+func runListSessions(env *Env, f *format, opts *listSessionsOptions) error {
+	req, err := opts.request(env)
+	if err != nil {
+		return err
+	}
+	r, err := query.Open(env.CtxHome())
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	list, err := r.ListSessions(req)
+	if err != nil {
+		return err
+	}
+	if f.json() {
+		return writeJSON(env.Stdout, list)
+	}
+	return withPager(env, func() { printSessionList(env, list) })
+}
+
+func printSessionList(env *Env, l *query.SessionList) {
+	st, w, now := env.style(), env.width(), env.Now()
+	if len(l.Sessions) == 0 {
+		fmt.Fprintln(env.Stdout, "No sessions match.")
+		return
+	}
+	t := &table{head: []string{"ID", "AGENT", "WORKSPACE", "STARTED", "TOOK", "EVENTS", "TITLE"},
+		right: map[int]bool{4: true, 5: true}, flex: 6, shrink: 2}
+	for _, s := range l.Sessions {
+		title := oneLine(s.Title)
+		if title == "" {
+			title = "(untitled)"
+		}
+		if s.Subagents > 0 {
+			title += " " + st.dim("+"+plural(s.Subagents, "subagent"))
+		}
+		id := s.ShortID
+		if s.IsSubagent {
+			id = "↳" + s.ShortID
+		}
+		var started, took string = "-", "-"
+		if s.Started != nil {
+			started, took = humanTime(*s.Started, now), humanDuration(time.Duration(s.DurationSeconds)*time.Second)
+		}
+		t.add(st.cyan(id), s.Provider, tildeHome(env, oneLine(s.Workspace)), started, took, humanCount(s.Events), title)
+	}
+	t.print(env.Stdout, w, st)
+	more := ""
+	if l.NextCursor != "" {
+		more = fmt.Sprintf("; more with --cursor %s (or --all)", l.NextCursor)
+	}
+	fmt.Fprintf(env.Stdout, "%s of %s%s\n", plural(len(l.Sessions), "session"), humanCount(l.Total), more)
+}
+
+// tildeHome shows a path under $HOME as ~/….
+func tildeHome(env *Env, p string) string {
+	h := env.Home()
+	if h != "/" && h != "" && (p == h || strings.HasPrefix(p, h+"/")) {
+		return "~" + p[len(h):]
+	}
+	return p
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+)
+
+// withPager runs print with stdout going through a pager where git would
+// use one: stdout is a terminal and the pager is not disabled. The pager
+// is $CTX_PAGER, else $PAGER, else less; "" or "cat" means none. less
+// gets LESS=FRX unless set, so output shorter than a screen is printed
+// and left on it.
+func withPager(env *Env, print func()) error {
+	pager, ok := env.pagerCommand()
+	if !ok {
+		print()
+		return nil
+	}
+	cmd := exec.Command("sh", "-c", pager)
+	cmd.Stdout, cmd.Stderr = env.Stdout, env.Stderr
+	cmd.Env = os.Environ()
+	if env.Getenv("LESS") == "" {
+		cmd.Env = append(cmd.Env, "LESS=FRX")
+	}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		print()
+		return nil
+	}
+	if err := cmd.Start(); err != nil {
+		print()
+		return nil
+	}
+	out := env.Stdout
+	env.Stdout = in
+	print()
+	env.Stdout = out
+	in.Close()
+	_ = cmd.Wait() // quitting the pager early is not an error
+	return nil
+}
+
+func (e *Env) pagerCommand() (string, bool) {
+	if !e.IsTTY(e.Stdout) {
+		return "", false
+	}
+	for _, name := range []string{"CTX_PAGER", "PAGER"} {
+		if v, set := e.lookup(name); set {
+			v = strings.TrimSpace(v)
+			return v, v != "" && v != "cat"
+		}
+	}
+	if _, err := exec.LookPath("less"); err != nil {
+		return "", false
+	}
+	return "less", true
+}
+
+// lookup reports an environment variable and whether it is set (an empty
+// value counts as set).
+func (e *Env) lookup(name string) (string, bool) {
+	if e.Lookup != nil {
+		return e.Lookup(name)
+	}
+	v := e.Getenv(name)
+	return v, v != ""
+}

@@ -1,0 +1,336 @@
+package query
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"time"
+
+	"ctx/core"
+)
+
+// Session list sorts and limits.
+const (
+	SortLastActivity = "last_activity" // newest activity first (the default)
+	SortStarted      = "started"       // newest start first
+	SortEvents       = "events"        // most events first
+	SortName         = "name"          // by title, A to Z
+
+	DefaultSessionsLimit = 50
+	MaxSessionsLimit     = 1000
+)
+
+// KindSessionList is the kind of SessionList.
+const KindSessionList = "session_list"
+
+// SessionsRequest selects sessions of the pinned generation (CLI ctx list
+// sessions, MCP list_sessions). Filters combine as ListRequest's do; Since
+// and Until keep the sessions active in the window. Files keeps sessions
+// that edited a file of that path or file name.
+type SessionsRequest struct {
+	Providers    []string
+	SourceRoots  []string
+	SourceGroups []string
+	Files        []string
+	Workspace    string
+	Since, Until time.Time
+	PrimaryOnly  bool
+	Sort         string // last_activity (default), started, events, name
+	Reverse      bool   // the opposite order
+	Limit        int    // default 50, 1..1000
+	All          bool   // every selected session in one list (CLI only)
+	Cursor       string
+}
+
+// SessionsSelection echoes a resolved SessionsRequest.
+type SessionsSelection struct {
+	Providers    []string   `json:"providers,omitempty"`
+	SourceRoots  []string   `json:"source_roots,omitempty"`
+	SourceGroups []string   `json:"source_groups,omitempty"`
+	Files        []string   `json:"files,omitempty"`
+	Workspace    string     `json:"workspace,omitempty"`
+	Since        *time.Time `json:"since,omitempty"`
+	Until        *time.Time `json:"until,omitempty"`
+	PrimaryOnly  bool       `json:"primary_only"`
+	Sort         string     `json:"sort"`
+	Reverse      bool       `json:"reverse"`
+	Limit        int        `json:"limit"`
+}
+
+// SessionRow is one session of a list: what a browser shows of it.
+// Title is the agent's own title where it has one, else the first real
+// user prompt (untrusted text). Times are absent when the agent recorded
+// none.
+type SessionRow struct {
+	CtxSessionID    string       `json:"ctx_session_id"`
+	ShortID         string       `json:"short_id"`
+	Provider        string       `json:"provider"`
+	NativeSessionID string       `json:"native_session_id"`
+	RootSessionID   string       `json:"root_session_id"`
+	ParentSessionID string       `json:"parent_session_id,omitempty"`
+	IsSubagent      bool         `json:"is_subagent"`
+	Workspace       string       `json:"workspace,omitempty"`
+	SourceRoot      string       `json:"source_root,omitempty"`
+	SourceGroup     string       `json:"source_group,omitempty"`
+	Title           string       `json:"title"`
+	TitleSource     string       `json:"title_source,omitempty"`
+	Started         *time.Time   `json:"started,omitempty"`
+	LastActivity    *time.Time   `json:"last_activity,omitempty"`
+	DurationSeconds int64        `json:"duration_seconds"`
+	Events          int          `json:"events"`
+	Prompts         int          `json:"prompts"`
+	ToolCalls       int          `json:"tool_calls"`
+	Commands        int          `json:"commands"`
+	FilesEdited     int          `json:"files_edited"`
+	Errors          int          `json:"errors"`
+	Compactions     int          `json:"compactions"`
+	Subagents       int          `json:"subagents"`
+	Models          []string     `json:"models"`
+	Tokens          *core.Tokens `json:"tokens,omitempty"`
+}
+
+// SessionList is a page of sessions (kind "session_list").
+type SessionList struct {
+	Kind       string            `json:"kind"`
+	Generation GenerationRef     `json:"generation"`
+	Selection  SessionsSelection `json:"selection"`
+	Sessions   []SessionRow      `json:"sessions"`
+	// Total is the number of sessions the filters select, over all pages.
+	Total      int    `json:"total"`
+	Complete   bool   `json:"complete"`
+	NextCursor string `json:"next_cursor,omitempty"`
+}
+
+// ShortID is the short printable form of a session id: ses_ and 8 hex.
+func ShortID(id core.SessionID) string { return id.String()[:12] }
+
+func (req *SessionsRequest) validate() (*SessionsSelection, error) {
+	switch req.Sort {
+	case "":
+		req.Sort = SortLastActivity
+	case SortLastActivity, SortStarted, SortEvents, SortName:
+	default:
+		return nil, Errorf(CodeInvalidRequest, "sort must be last_activity, started, events or name")
+	}
+	if req.Limit == 0 {
+		req.Limit = DefaultSessionsLimit
+	}
+	if req.Limit < 1 || req.Limit > MaxSessionsLimit {
+		return nil, Errorf(CodeInvalidRequest, "limit must be between 1 and %d", MaxSessionsLimit)
+	}
+	if req.All && req.Cursor != "" {
+		return nil, Errorf(CodeInvalidRequest, "a cursor continues a page: it cannot be combined with all")
+	}
+	for _, l := range [][]string{req.Providers, req.Files} {
+		if len(l) > MaxFilterValues {
+			return nil, Errorf(CodeInvalidRequest, "at most %d values per filter", MaxFilterValues)
+		}
+	}
+	if err := validSelectors(req.SourceRoots, req.SourceGroups); err != nil {
+		return nil, err
+	}
+	if !req.Since.IsZero() && !req.Until.IsZero() && req.Until.Before(req.Since) {
+		return nil, Errorf(CodeInvalidRequest, "until is before since")
+	}
+	sel := &SessionsSelection{Providers: normList(req.Providers), SourceRoots: normList(req.SourceRoots),
+		SourceGroups: normList(req.SourceGroups), Files: normList(req.Files), Workspace: req.Workspace,
+		PrimaryOnly: req.PrimaryOnly, Sort: req.Sort, Reverse: req.Reverse, Limit: req.Limit}
+	if !req.Since.IsZero() {
+		t := req.Since.UTC()
+		sel.Since = &t
+	}
+	if !req.Until.IsZero() {
+		t := req.Until.UTC()
+		sel.Until = &t
+	}
+	return sel, nil
+}
+
+// ListSessions returns one page of the sessions the request selects, in
+// its sort order (ties by session id). It reads the tree alone.
+func (r *Reader) ListSessions(req SessionsRequest) (*SessionList, error) {
+	sel, err := req.validate()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.resolveSelectors(sel.SourceRoots, sel.SourceGroups); err != nil {
+		return nil, err
+	}
+	facts, err := r.facts()
+	if err != nil {
+		return nil, err
+	}
+	m := newSessionMatcher(sel)
+	var kept []*fact
+	for i := range facts {
+		if ok, err := r.keepFact(m, &facts[i]); err != nil {
+			return nil, err
+		} else if ok {
+			kept = append(kept, &facts[i])
+		}
+	}
+	sortFacts(kept, sel.Sort, sel.Reverse)
+	bound := *sel
+	bound.Limit = 0
+	b, err := json.Marshal(bound)
+	if err != nil {
+		return nil, err
+	}
+	binding := bindingOf([]byte("list_sessions"), b)
+	from := 0
+	if req.Cursor != "" {
+		c, err := checkCursor(req.Cursor, r.cursorKey(), cursorListSessions, binding, r.id)
+		if err != nil {
+			return nil, err
+		}
+		if c.Session > uint64(len(kept)) {
+			return nil, invalidCursor()
+		}
+		from = int(c.Session)
+	}
+	to := len(kept)
+	if !req.All {
+		to = min(to, from+sel.Limit)
+	}
+	subs := subagentCounts(facts)
+	out := &SessionList{Kind: KindSessionList, Generation: r.Ref(), Selection: *sel, Sessions: []SessionRow{},
+		Total: len(kept), Complete: to == len(kept)}
+	for _, f := range kept[from:to] {
+		out.Sessions = append(out.Sessions, f.row(subs[f.entry.Session]))
+	}
+	if !out.Complete {
+		out.NextCursor = encodeCursor(cursorPos{Kind: cursorListSessions, Gen: r.id, Binding: binding,
+			Session: uint64(to)}, r.cursorKey())
+	}
+	return out, nil
+}
+
+// subagentCounts counts each parent's subagent sessions.
+func subagentCounts(facts []fact) map[core.SessionID]int {
+	out := map[core.SessionID]int{}
+	for i := range facts {
+		if p := facts[i].parent(); !p.IsZero() {
+			out[p]++
+		}
+	}
+	return out
+}
+
+// sessionMatcher is a compiled session filter (shared with the timeline
+// and stats).
+type sessionMatcher struct {
+	provs, roots, groups, files map[string]bool
+	ws                          string
+	since, until                time.Time
+	primary                     bool
+}
+
+func newSessionMatcher(sel *SessionsSelection) *sessionMatcher {
+	m := &sessionMatcher{provs: setOf(sel.Providers), roots: setOf(sel.SourceRoots), groups: setOf(sel.SourceGroups),
+		files: setOf(sel.Files), ws: sel.Workspace, primary: sel.PrimaryOnly}
+	if sel.Since != nil {
+		m.since = *sel.Since
+	}
+	if sel.Until != nil {
+		m.until = *sel.Until
+	}
+	return m
+}
+
+// keepFact applies the matcher; the file filter falls back to the
+// session's events when its digest lists only some of its edited files.
+func (r *Reader) keepFact(m *sessionMatcher, f *fact) (bool, error) {
+	d := f.digest
+	switch {
+	case m.provs != nil && !m.provs[f.entry.Provider]:
+		return false, nil
+	case m.primary && (d.Subagent || !f.parent().IsZero()):
+		return false, nil
+	case (m.roots != nil || m.groups != nil) && !m.roots[d.SourceRoot] && !m.groups[d.SourceGroup]:
+		return false, nil
+	case m.ws != "" && !underWorkspace(m.ws, f.ws):
+		return false, nil
+	}
+	if !m.since.IsZero() || !m.until.IsZero() {
+		if f.started.IsZero() || f.ended.Before(m.since) || (!m.until.IsZero() && !f.started.Before(m.until)) {
+			return false, nil
+		}
+	}
+	if m.files == nil {
+		return true, nil
+	}
+	for _, p := range d.Files {
+		if m.files[p] || m.files[fileName(p)] {
+			return true, nil
+		}
+	}
+	if d.FilesComplete() {
+		return false, nil
+	}
+	return r.editedIn(f, m.files)
+}
+
+// editedIn scans a session's events for an edit of one of the files.
+func (r *Reader) editedIn(f *fact, files map[string]bool) (bool, error) {
+	so, err := r.loadSession(f.entry)
+	if err != nil {
+		return false, err
+	}
+	for _, ref := range so.Chunks {
+		c, err := r.loadChunk(ref.ID)
+		if err != nil {
+			return false, err
+		}
+		for _, e := range c.Events {
+			for _, t := range e.Files {
+				if t.Op != core.OpRead && (files[t.Path] || files[fileName(t.Path)]) {
+					return true, nil
+				}
+			}
+		}
+	}
+	return false, nil
+}
+
+func sortFacts(fs []*fact, by string, reverse bool) {
+	cmp := func(a, b *fact) int {
+		var c int
+		switch by {
+		case SortStarted:
+			c = b.started.Compare(a.started)
+		case SortEvents:
+			c = b.entry.Events - a.entry.Events
+		case SortName:
+			c = strings.Compare(strings.ToLower(a.digest.Title), strings.ToLower(b.digest.Title))
+		default:
+			c = b.ended.Compare(a.ended)
+		}
+		if reverse {
+			c = -c
+		}
+		if c == 0 {
+			c = strings.Compare(string(a.entry.Session[:]), string(b.entry.Session[:]))
+		}
+		return c
+	}
+	slices.SortFunc(fs, cmp)
+}
+
+func (f *fact) row(subagents int) SessionRow {
+	d, e := f.digest, &f.entry
+	row := SessionRow{CtxSessionID: e.Session.String(), ShortID: ShortID(e.Session), Provider: e.Provider,
+		NativeSessionID: d.NativeID, RootSessionID: f.root().String(), IsSubagent: d.Subagent || !f.parent().IsZero(),
+		Workspace: f.ws, SourceRoot: d.SourceRoot, SourceGroup: d.SourceGroup, Title: d.Title,
+		TitleSource: d.TitleSource, Events: e.Events, Prompts: d.Prompts, ToolCalls: d.ToolCalls,
+		Commands: d.Commands, FilesEdited: d.Edited, Errors: d.Errors, Compactions: d.Compactions,
+		Subagents: subagents, Models: append([]string{}, d.Models...), Tokens: d.Tokens}
+	if p := f.parent(); !p.IsZero() {
+		row.ParentSessionID = p.String()
+	}
+	if !f.started.IsZero() {
+		s, l := f.started.UTC(), f.ended.UTC()
+		row.Started, row.LastActivity = &s, &l
+		row.DurationSeconds = int64(l.Sub(s) / time.Second)
+	}
+	return row
+}
