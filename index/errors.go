@@ -27,6 +27,10 @@ var (
 	// ErrInvalidDoc is returned by BuildShards for a Doc without an event or
 	// session.
 	ErrInvalidDoc = errors.New("index: doc needs an event and a session")
+	// ErrNoSearchableTerms is returned by Search for text that holds
+	// nothing the index can match: only common words (the, of, is…),
+	// punctuation or excluded words.
+	ErrNoSearchableTerms = errors.New("index: the query has no searchable words")
 )
 
 // ShardError names the shard an operation failed on. Err wraps one of the

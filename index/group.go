@@ -13,13 +13,25 @@ import (
 // stronger subagent evidence keeps the lead (spec 000).
 const PrimaryPreference = 0.9
 
-// sortHits orders hits by score, then newest first, then event id, so that
-// equal inputs always give the same order.
+// RepeatPenalty is how much weaker than a group's further hit another
+// group's best hit may be and still come first: a repeat scoring s waits
+// behind the leads of other groups that score at least RepeatPenalty × s,
+// and comes before weaker ones. One best hit per group comes before the
+// repeats that are about as relevant (spec 000), while a session's strong
+// further hits are not buried under other sessions' weak ones.
+const RepeatPenalty = 0.5
+
+// sortHits orders hits by tier (every word before some words), then score,
+// then newest first, then event id, so that equal inputs always give the
+// same order.
 func sortHits(hits []Hit) {
 	sort.SliceStable(hits, func(i, j int) bool { return hitLess(&hits[i], &hits[j]) })
 }
 
 func hitLess(a, b *Hit) bool {
+	if a.Partial != b.Partial {
+		return !a.Partial
+	}
 	if a.Score != b.Score {
 		return a.Score > b.Score
 	}
@@ -29,12 +41,15 @@ func hitLess(a, b *Hit) bool {
 	return bytes.Compare(a.EventID[:], b.EventID[:]) < 0
 }
 
-// group returns up to limit hits from hits (sorted best first), grouped by
+// Group returns up to limit hits from hits (sorted best first), grouped by
 // root session: sessions sharing a root_session_id form one group (a
-// session without one is its own group); groups rank by their best hit;
-// every group gives its lead hit before any group gives a second, and so on
-// round-robin. A group's lead is its best hit, or its best primary hit when
-// that one scores at least PrimaryPreference of the best.
+// session without one is its own group). A group's lead is its best hit,
+// or its best primary hit when that one scores at least PrimaryPreference
+// of the best. Each group's leads come in their order; a group's further
+// hits follow at RepeatPenalty of their score, so a repeat comes before
+// another group's lead only when it is more than twice as strong.
+func Group(hits []Hit, limit int) []Hit { return group(hits, limit) }
+
 func group(hits []Hit, limit int) []Hit {
 	var groups [][]Hit
 	index := make(map[core.SessionID]int)
@@ -54,20 +69,51 @@ func group(hits []Hit, limit int) []Hit {
 	for _, g := range groups {
 		promotePrimary(g)
 	}
+	next := make([]int, len(groups)) // the next hit of each group
 	out := make([]Hit, 0, min(limit, len(hits)))
-	for round := 0; len(out) < limit; round++ {
-		took := false
-		for _, g := range groups {
-			if round < len(g) && len(out) < limit {
-				out = append(out, g[round])
-				took = true
+	for len(out) < limit {
+		best := -1
+		for gi, g := range groups {
+			if next[gi] < len(g) && (best < 0 || before(g, next[gi], groups[best], next[best])) {
+				best = gi
 			}
 		}
-		if !took {
+		if best < 0 {
 			break
 		}
+		out = append(out, groups[best][next[best]])
+		next[best]++
 	}
 	return out
+}
+
+// before reports whether hit i of group a goes before hit j of group b:
+// matches of every word first, then by score with repeats (i or j > 0) at
+// RepeatPenalty; on a tie a lead goes first, else the groups' order (their
+// best hits' order) holds.
+func before(a []Hit, i int, b []Hit, j int) bool {
+	if a[i].Partial != b[j].Partial {
+		return !a[i].Partial
+	}
+	ra, rb := rank(a, i), rank(b, j)
+	if ra != rb {
+		return ra > rb
+	}
+	return i == 0 && j > 0
+}
+
+// rank is what hit pos of group g competes with: a lead its group's best
+// score (a promoted primary lead keeps its group's place), a repeat
+// RepeatPenalty of its own.
+func rank(g []Hit, pos int) float64 {
+	if pos > 0 {
+		return g[pos].Score * RepeatPenalty
+	}
+	best := g[0].Score
+	if len(g) > 1 && g[1].Score > best && g[1].Partial == g[0].Partial {
+		best = g[1].Score // the subagent hit a primary one was promoted over
+	}
+	return best
 }
 
 // promotePrimary moves the best primary hit of a group to the front when the

@@ -2,13 +2,15 @@ package index
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
 	"ctx/core"
 )
 
-// gh is a compact hit for grouping tests: root group, subagent flag, score.
+// gh is a compact hit for grouping tests: root group, subagent flag, score;
+// a name ending in ~ is a partial match (some words only).
 type gh struct {
 	name  string
 	root  string
@@ -26,7 +28,7 @@ func hitsOf(spec []gh) []Hit {
 			sess = core.NewSessionID("p", s.root+"/sub")
 		}
 		out[i] = Hit{EventID: core.NewEventID(sess, s.name), SessionID: sess, RootSessionID: root,
-			IsSubagent: s.sub, Score: s.score, Timestamp: t0.Add(-s.age)}
+			IsSubagent: s.sub, Score: s.score, Timestamp: t0.Add(-s.age), Partial: strings.HasSuffix(s.name, "~")}
 	}
 	return out
 }
@@ -41,7 +43,17 @@ func TestGroup(t *testing.T) {
 		{"one per group before repeats", []gh{
 			{"a1", "A", false, 10, 0}, {"a2", "A", false, 9, 0}, {"a3", "A", false, 8, 0},
 			{"b1", "B", false, 7, 0}, {"c1", "C", false, 6, 0}, {"b2", "B", false, 5, 0},
-		}, 10, []string{"a1", "b1", "c1", "a2", "b2", "a3"}},
+		}, 10, []string{"a1", "b1", "c1", "a2", "a3", "b2"}},
+		{"a strong repeat comes before a weak lead", []gh{
+			{"a1", "A", false, 10, 0}, {"a2", "A", false, 9, 0}, {"b1", "B", false, 4.5, 0},
+			{"c1", "C", false, 4.4, 0},
+		}, 10, []string{"a1", "b1", "a2", "c1"}},
+		{"a repeat waits for a lead half as strong", []gh{
+			{"a1", "A", false, 10, 0}, {"a2", "A", false, 8, 0}, {"b1", "B", false, 4, 0},
+		}, 10, []string{"a1", "b1", "a2"}},
+		{"every word before some words", []gh{
+			{"a1", "A", false, 10, 0}, {"b1~", "B", false, 9.5, 0}, {"a2", "A", false, 2, 0},
+		}, 10, []string{"a1", "a2", "b1~"}},
 		{"limit cuts round robin", []gh{
 			{"a1", "A", false, 10, 0}, {"a2", "A", false, 9, 0}, {"b1", "B", false, 7, 0},
 		}, 2, []string{"a1", "b1"}},

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -29,6 +30,9 @@ type Hit struct {
 	Score float64
 	Chunk objects.ID
 	Shard string
+	// Partial is set when the hit matched only some words of the text:
+	// such hits come after every hit that matched them all.
+	Partial bool
 }
 
 // The stored hit field: a version, then the values below separated by
@@ -138,6 +142,26 @@ func (l *hitLoader) reader(shard string) (bleveindex.IndexReader, error) {
 	}
 	l.readers[shard] = rdr
 	return rdr, nil
+}
+
+// docFreq returns the number of documents holding term in the text field,
+// summed over every shard (0 when a shard cannot be read: the search then
+// fails on it anyway).
+func (l *hitLoader) docFreq(term string) uint64 {
+	var n uint64
+	for _, shard := range l.r.shards {
+		rdr, err := l.reader(shard)
+		if err != nil {
+			continue
+		}
+		tfr, err := rdr.TermFieldReader(context.Background(), []byte(term), fieldText, false, false, false)
+		if err != nil {
+			continue
+		}
+		n += tfr.Count()
+		_ = tfr.Close()
+	}
+	return n
 }
 
 func (l *hitLoader) close() {

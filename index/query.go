@@ -13,10 +13,13 @@ import (
 
 // Boosts of the clauses of a text query.
 const (
-	// exactBoost weights the extra clause added for a query token that is an
-	// exact identifier (ctx id, commit hash, path or file name, error code),
-	// so that documents containing it rank first.
-	exactBoost = 10.0
+	// exactBoost scales the constant score of the clause added for a query
+	// word that is an exact identifier (session id, commit hash, path or
+	// file name, error code): that many times the mean idf of the query's
+	// terms, about as much as matching two rare words.
+	exactBoost = 2.0
+	// idScore is the score of the event an exact evt_ id names: first.
+	idScore = 1e6
 	// foldBoost weights the folded form of a snake_case query token
 	// (parse_config → parseconfig), which also matches parseConfig.
 	foldBoost = 0.5
@@ -30,72 +33,177 @@ var (
 	fileNameRE  = regexp.MustCompile(`^[\w.@+-]*\w\.[A-Za-z][A-Za-z0-9]{0,7}$`)
 )
 
-// textQueries returns the queries for the text of a search, narrowest
-// first. Every term of the text analyzed with QueryAnalyzer is a clause
-// (each snake_case term also matches its folded form), and exact identifiers
-// get a boosted extra clause that a document may match instead. The broad
-// query needs any one clause (more matches score higher). When the text has
-// two or more terms, a narrow query comes first that needs every term (or an
-// exact identifier): Search uses it when it fills the candidate window, which
-// spares scoring the long posting lists of common words for documents that
-// rank below those matching every word anyway.
-//
-// Quotes are ignored: without term vectors bleve cannot match phrases, so
-// "a b" searches a and b. It returns nil when the text has no terms.
-func (r *Reader) textQueries(text string) []query.Query {
-	var terms []query.Query
-	seen := map[string]bool{}
-	for _, tok := range r.analyzer.Analyze([]byte(text)) {
-		t := string(tok.Term)
-		if seen[t] || len(seen) >= maxQueryTerms {
-			continue
-		}
-		seen[t] = true
-		var c query.Query = term(fieldText, t, 1)
-		if f := foldTerm(t); f != "" && !seen[f] {
-			c = query.NewDisjunctionQuery([]query.Query{c, term(fieldText, f, foldBoost)})
-		}
-		terms = append(terms, c)
-	}
-	if len(terms) == 0 {
-		return nil
-	}
-	var exact []query.Query
-	for _, w := range strings.Fields(text) {
-		w = strings.TrimRight(strings.Trim(w, "\"'`()[]{}<>,;!?"), ".:")
-		exact = append(exact, exactClauses(w)...)
-	}
-	broad := query.NewDisjunctionQuery(append(slices.Clip(terms), exact...))
-	if len(terms) < 2 {
-		return []query.Query{broad}
-	}
-	narrow := query.NewDisjunctionQuery(append([]query.Query{query.NewConjunctionQuery(terms)}, exact...))
-	return []query.Query{narrow, broad}
+// textPlan is the text of a search compiled for the index.
+type textPlan struct {
+	// narrow needs every word (or an exact identifier); broad any word
+	// (nil when the text has a single required clause).
+	narrow, broad query.Query
+	// not holds the excluded items' clauses.
+	not []query.Query
+	// phrases are the word runs a hit's text must hold (quoted phrases).
+	phrases [][]string
+	// whole is every free word in order: a hit holding them next to each
+	// other matches the whole query (nil for a single word).
+	whole []string
+	// fields are the field: filters of the text.
+	fields map[string][]string
 }
 
-// exactClauses returns the boosted clauses for a query word that looks like
-// an exact identifier, or nil.
-func exactClauses(w string) []query.Query {
+// compile turns the text of a search into index queries (see parse.go
+// for the syntax). Every analyzed term of a word is a clause scored by
+// BM25 over the generation's global statistics (each snake_case term also
+// matches its folded form); a word's terms, a phrase's terms and the OR
+// groups are ANDed in the narrow query and ORed in the broad one (where
+// more matching clauses score higher). Exact identifiers add a constant
+// score clause that a document may match instead. It returns
+// ErrNoSearchableTerms when nothing in the text can be searched: only
+// common words, punctuation or excluded words.
+func (r *Reader) compile(text string, df func(term string) uint64) (*textPlan, error) {
+	p := parseQuery(text)
+	c := clauseBuilder{r: r, df: df, seen: map[string]bool{}}
+	plan := &textPlan{fields: p.fields}
+	var required []query.Query
+	for _, g := range p.groups {
+		var alts []query.Query
+		for _, it := range g {
+			if q := c.item(it); q != nil {
+				alts = append(alts, q)
+			}
+			if it.phrase && len(g) == 1 {
+				if w := words(it.text); len(w) > 1 {
+					plan.phrases = append(plan.phrases, w)
+				}
+			}
+		}
+		switch len(alts) {
+		case 0:
+		case 1:
+			required = append(required, alts[0])
+		default:
+			required = append(required, query.NewDisjunctionQuery(alts))
+		}
+	}
+	c.excluding = true
+	for _, it := range p.not {
+		if q := c.item(it); q != nil {
+			plan.not = append(plan.not, q)
+		}
+	}
+	var exact []query.Query
+	for _, g := range p.groups {
+		for _, it := range g {
+			if !it.phrase {
+				w := strings.TrimRight(strings.Trim(it.text, "\"'`()[]{}<>,;!?"), ".:")
+				exact = append(exact, c.exact(w)...)
+			}
+		}
+	}
+	if len(required) == 0 && len(exact) == 0 {
+		if len(p.fields) > 0 && len(p.groups) == 0 {
+			return plan, nil // only field: filters
+		}
+		return nil, ErrNoSearchableTerms
+	}
+	if len(p.plain) > 1 {
+		plan.whole = p.plain
+	}
+	switch {
+	case len(required) == 0:
+		plan.narrow = query.NewDisjunctionQuery(exact)
+	case len(required) == 1 && len(exact) == 0:
+		plan.narrow = required[0]
+	default:
+		plan.narrow = query.NewDisjunctionQuery(append([]query.Query{query.NewConjunctionQuery(required)}, exact...))
+		if len(c.terms) > 1 {
+			plan.broad = query.NewDisjunctionQuery(append(slices.Clip(c.terms), exact...))
+		}
+	}
+	return plan, nil
+}
+
+// clauseBuilder makes the clauses of one query's words, each term once.
+type clauseBuilder struct {
+	r    *Reader
+	df   func(term string) uint64
+	seen map[string]bool
+	idfs float64 // the sum of the idf of every term, the scale of exact clauses
+	// terms holds every required term's clause: the broad query needs any.
+	terms []query.Query
+	// excluding is set while the excluded items are built.
+	excluding bool
+}
+
+// item returns the clause of a word or phrase: its analyzed terms ANDed,
+// or nil when it has none (only common words or punctuation).
+func (c *clauseBuilder) item(it item) query.Query {
+	var terms []query.Query
+	for _, tok := range c.r.analyzer.Analyze([]byte(it.text)) {
+		t := string(tok.Term)
+		if len(c.seen) >= maxQueryTerms && !c.seen[t] {
+			break
+		}
+		c.seen[t] = true
+		terms = append(terms, c.term(t))
+	}
+	switch len(terms) {
+	case 0:
+		return nil
+	case 1:
+		return terms[0]
+	}
+	return query.NewConjunctionQuery(terms)
+}
+
+// term is one analyzed term of the text field, or'ed with its folded form.
+func (c *clauseBuilder) term(t string) query.Query {
+	if c.excluding {
+		return term(fieldText, t, 1)
+	}
+	idf := c.r.stats.idf(c.df(t))
+	c.idfs += idf
+	var q query.Query = &bm25Query{field: fieldText, term: t, idf: idf, boost: 1}
+	if f := foldTerm(t); f != "" {
+		fq := &bm25Query{field: fieldText, term: f, idf: c.r.stats.idf(c.df(f)), boost: foldBoost}
+		q = query.NewDisjunctionQuery([]query.Query{q, fq})
+	}
+	c.terms = append(c.terms, q)
+	return q
+}
+
+// exact returns the clauses for a query word that looks like an exact
+// identifier, or nil: an event id scores idScore; a session id, a touched
+// file, or a hash or error code in the text scores exactBoost times the
+// mean idf of the query's terms (at least 1).
+func (c *clauseBuilder) exact(w string) []query.Query {
+	k := 1.0
+	if len(c.terms) > 0 {
+		k = max(exactBoost*c.idfs/float64(len(c.terms)), 1)
+	}
+	cs := func(q query.Query, score float64) query.Query { return &constQuery{inner: q, score: score} }
 	switch {
 	case w == "":
 		return nil
 	case strings.HasPrefix(w, "ses_"):
 		if _, err := core.ParseSessionID(w); err == nil {
-			return []query.Query{term(fieldSession, w, exactBoost), term(fieldRoot, w, exactBoost)}
+			return []query.Query{cs(term(fieldSession, w, 1), k), cs(term(fieldRoot, w, 1), k)}
 		}
 	case strings.HasPrefix(w, "evt_"):
 		if _, err := core.ParseEventID(w); err == nil {
-			q := query.NewDocIDQuery([]string{w})
-			q.SetBoost(exactBoost)
-			return []query.Query{q}
+			return []query.Query{cs(query.NewDocIDQuery([]string{w}), idScore)}
 		}
 	case hexRE.MatchString(w) && strings.ContainsAny(w, "0123456789"),
 		errorCodeRE.MatchString(w):
-		return []query.Query{term(fieldText, strings.ToLower(w), exactBoost)}
+		return []query.Query{cs(term(fieldText, strings.ToLower(w), 1), k)}
 	case strings.ContainsAny(w, `/\`) || fileNameRE.MatchString(w):
-		out := []query.Query{term(fieldFiles, w, exactBoost)}
-		if c := strings.Trim(w, `./-:\`); c != "" && !strings.Contains(c, `\`) {
-			out = append(out, term(fieldText, strings.ToLower(c), exactBoost))
+		// The files field holds each touched path and its base name: a
+		// relative path or a path from another machine meets its file by name.
+		f := query.Query(term(fieldFiles, w, 1))
+		if b := baseName(w); b != "" && b != w {
+			f = query.NewDisjunctionQuery([]query.Query{f, term(fieldFiles, b, 1)})
+		}
+		out := []query.Query{cs(f, k)}
+		if t := strings.Trim(w, `./-:\`); t != "" && !strings.Contains(t, `\`) {
+			out = append(out, cs(term(fieldText, strings.ToLower(t), 1), k))
 		}
 		return out
 	}

@@ -30,6 +30,7 @@ type Reader struct {
 	alias      bleve.IndexAlias
 	superseded func(shard string, id core.EventID) bool
 	analyzer   analysis.Analyzer
+	stats      stats
 	release    func() // set by Cache.Open: Close hands the shards back
 }
 
@@ -95,6 +96,14 @@ func (r *Reader) join() error {
 		return fmt.Errorf("index: open: %w", err)
 	}
 	r.alias = alias
+	r.stats = stats{}
+	for _, idx := range r.idxs {
+		n, err := idx.DocCount()
+		if err != nil {
+			return fmt.Errorf("index: open: %w", err)
+		}
+		r.stats.docs += float64(n)
+	}
 	return nil
 }
 

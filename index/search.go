@@ -66,6 +66,11 @@ type Query struct {
 	// Superseded drops hits for which it returns true (a generation's
 	// tombstones), in addition to the Reader's WithSuperseded.
 	Superseded func(shard string, id core.EventID) bool
+	// Event, when set, returns a hit's event from the store: Search checks
+	// quoted phrases (their words in order, common words included) and the
+	// whole query against the candidates' text with it. Without it a
+	// phrase matches as its words.
+	Event func(Hit) (*core.Event, error)
 }
 
 // Result is a page of grouped hits.
@@ -74,15 +79,32 @@ type Result struct {
 	// Total counts the matching documents before grouping and the limit,
 	// as bleve reports them: superseded copies are included.
 	Total uint64
+	// Match says which documents the text matched: MatchAll (every word),
+	// MatchAny (too few held every word, so documents holding any word
+	// follow them) or "" (no text).
+	Match string
 }
 
-// Search runs q over the shards: bleve scores the text query under the
-// filters, the top max(5×limit, 100) candidates are weighted by class and
-// re-sorted, superseded hits dropped, and the hits grouped by root session
-// (see group). For text of several words the candidates come from the
-// documents matching every word when there are enough of them, else from
-// those matching any (see textQueries); Result.Total counts the documents
-// of the query used.
+// Values of Result.Match.
+const (
+	MatchAll = "all_words"
+	MatchAny = "any_word"
+)
+
+// wholeBonus multiplies the score of a hit whose text holds the whole
+// query, its words in order and next to each other: more than the spread
+// of the class weights (1.0/0.6), so that the output holding an error
+// message verbatim outranks a message that mentions some of its words.
+const wholeBonus = 2.0
+
+// Search runs q over the shards: the text query (see compile) under the
+// filters, scored with BM25 over the generation's global statistics; the
+// top max(5×limit, 100) candidates are checked against their text when the
+// query has a quoted phrase or several words (Query.Event), weighted by
+// class and re-sorted, superseded hits dropped, and the hits grouped by
+// root session (see group). The documents holding every word come first;
+// only when they are fewer than the limit do documents holding any word
+// follow (Result.Match says which happened).
 func (r *Reader) Search(ctx context.Context, q Query) (Result, error) {
 	limit := q.Limit
 	if limit <= 0 {
@@ -96,38 +118,44 @@ func (r *Reader) Search(ctx context.Context, q Query) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	musts, hasText := []query.Query{query.NewMatchAllQuery()}, false
+	loader := r.newHitLoader()
+	defer loader.close()
+	plan := &textPlan{}
 	if strings.TrimSpace(q.Text) != "" {
-		if musts = r.textQueries(q.Text); len(musts) == 0 {
-			return Result{}, nil
-		}
-		hasText = true
-	}
-	f := filters(q, scope)
-	n := max(candidateFactor*limit, minCandidates)
-	var (
-		hits  []Hit
-		total uint64
-	)
-	for i, must := range musts {
-		bq := must
-		if len(f) > 0 {
-			b := query.NewBooleanQuery([]query.Query{must}, nil, nil)
-			b.AddFilter(query.NewConjunctionQuery(f))
-			bq = b
-		}
-		if hits, total, err = r.candidates(ctx, bq, q, hasText, n); err != nil {
+		if plan, err = r.compile(q.Text, loader.docFreq); err != nil {
 			return Result{}, err
 		}
-		if len(hits) >= n || i == len(musts)-1 {
-			break
+	}
+	f := append(filters(q, scope), fieldFilters(plan.fields)...)
+	n := max(candidateFactor*limit, minCandidates)
+	c := &collector{r: r, q: q, plan: plan, loader: loader, seen: map[core.EventID]bool{}}
+	res := Result{}
+	if plan.narrow == nil {
+		err = c.fetch(ctx, query.NewMatchAllQuery(), f, nil, false, n)
+		res.Total = c.total
+	} else {
+		res.Match = MatchAll
+		err = c.fetch(ctx, plan.narrow, f, plan.not, true, n)
+		res.Total = c.total
+		if err == nil && plan.broad != nil && len(c.hits) < limit {
+			before := len(c.hits)
+			c.partial = true
+			err = c.fetch(ctx, plan.broad, f, plan.not, true, n)
+			if len(c.hits) > before {
+				res.Match, res.Total = MatchAny, c.total
+			}
 		}
 	}
-	if hasText {
+	if err != nil {
+		return Result{}, err
+	}
+	hits := c.hits
+	if plan.narrow != nil {
 		hits = weigh(hits, scope)
 	}
 	sortHits(hits)
-	return Result{Hits: group(hits, limit), Total: total}, nil
+	res.Hits = group(hits, limit)
+	return res, nil
 }
 
 // weigh multiplies each hit's score by the scope weight of its event type,
@@ -143,61 +171,116 @@ func weigh(hits []Hit, scope core.Scope) []Hit {
 	return kept
 }
 
-// candidates fetches windows of the top hits by bleve score (newest first
-// for empty text) until n live, distinct hits are collected or the matches
-// run out.
-func (r *Reader) candidates(ctx context.Context, bq query.Query, q Query, hasText bool, n int) ([]Hit, uint64, error) {
-	var (
-		out   []Hit
-		total uint64
-		seen  = make(map[core.EventID]bool)
-	)
-	loader := r.newHitLoader()
-	defer loader.close()
-	for round := 0; round < maxFetchRounds && len(out) < n; round++ {
+// collector gathers the live candidates of a search, each once, checking
+// phrases and the whole query against the hit's text.
+type collector struct {
+	r       *Reader
+	q       Query
+	plan    *textPlan
+	loader  *hitLoader
+	seen    map[core.EventID]bool
+	hits    []Hit
+	total   uint64
+	partial bool
+}
+
+// fetch adds windows of the top hits of must (by score, or newest first
+// without text) under the filters until n more live, distinct hits are
+// collected or the matches run out.
+func (c *collector) fetch(ctx context.Context, must query.Query, f, not []query.Query, scored bool, n int) error {
+	bq := must
+	if len(f) > 0 || len(not) > 0 {
+		b := query.NewBooleanQuery([]query.Query{must}, nil, not)
+		if len(f) > 0 {
+			b.AddFilter(query.NewConjunctionQuery(f))
+		}
+		bq = b
+	}
+	want := len(c.hits) + n
+	for round := 0; round < maxFetchRounds && len(c.hits) < want; round++ {
 		req := bleve.NewSearchRequestOptions(bq, n, round*n, false)
-		if !hasText {
+		if !scored {
 			req.SortBy([]string{"-" + fieldTimestamp, "_id"})
 		}
-		res, err := r.alias.SearchInContext(ctx, req)
+		res, err := c.r.alias.SearchInContext(ctx, req)
 		if err != nil {
-			return nil, 0, fmt.Errorf("index: search: %w", err)
+			return fmt.Errorf("index: search: %w", err)
 		}
 		if round == 0 {
-			total = res.Total
+			c.total = res.Total
 		}
-		if out, err = r.collect(out, res.Hits, loader, seen, q.Superseded); err != nil {
-			return nil, 0, err
+		if err := c.collect(res.Hits); err != nil {
+			return err
 		}
 		if len(res.Hits) < n {
 			break
 		}
 	}
-	return out, total, nil
+	return nil
 }
 
 // collect appends the live hits of a window not seen before.
-func (r *Reader) collect(out []Hit, dms []*search.DocumentMatch, loader *hitLoader,
-	seen map[core.EventID]bool, superseded func(string, core.EventID) bool) ([]Hit, error) {
+func (c *collector) collect(dms []*search.DocumentMatch) error {
 	for _, dm := range dms {
 		id, err := eventID(dm)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if seen[id] || r.isSuperseded(superseded, dm.Index, id) {
+		if c.seen[id] || c.r.isSuperseded(c.q.Superseded, dm.Index, id) {
 			continue
 		}
-		seen[id] = true
-		h, err := loader.load(dm, id)
+		c.seen[id] = true
+		h, err := c.loader.load(dm, id)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if math.IsNaN(h.Score) {
+		if math.IsNaN(h.Score) || math.IsInf(h.Score, 0) {
 			h.Score = 0
 		}
-		out = append(out, h)
+		keep, err := c.check(&h)
+		if err != nil {
+			return err
+		}
+		if keep {
+			h.Partial = c.partial
+			c.hits = append(c.hits, h)
+		}
 	}
-	return out, nil
+	return nil
+}
+
+// check verifies a hit against its text (when Query.Event is set): a hit
+// lacking a quoted phrase is dropped, one holding the whole query gains
+// wholeBonus.
+func (c *collector) check(h *Hit) (bool, error) {
+	if c.q.Event == nil || (len(c.plan.phrases) == 0 && len(c.plan.whole) == 0) {
+		return true, nil
+	}
+	e, err := c.q.Event(*h)
+	if err != nil {
+		return false, err
+	}
+	w := words(eventText(e))
+	for _, p := range c.plan.phrases {
+		if !containsRun(w, p) {
+			return false, nil
+		}
+	}
+	if len(c.plan.whole) > 0 && containsRun(w, c.plan.whole) {
+		h.Score *= wholeBonus
+	}
+	return true, nil
+}
+
+// fieldFilters returns the filters of the text's field: items.
+func fieldFilters(fields map[string][]string) []query.Query {
+	var out []query.Query
+	for _, f := range []string{fieldProvider, fieldRole, fieldType, fieldFiles} {
+		if v := fields[f]; len(v) > 0 {
+			out = append(out, anyTerm(f, v))
+		}
+	}
+	return out
 }
 
 // filters returns the filter clauses of q; they select but do not score.

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -166,8 +167,10 @@ func TestCodeAwareMatching(t *testing.T) {
 		sameSet(t, find(t, r, Query{Text: `"parse config"`}), call, snake, pascal, loose)
 	})
 	t.Run("only stop words", func(t *testing.T) {
-		if hits := find(t, r, Query{Text: "the a of"}); len(hits) != 0 {
-			t.Fatalf("got %v", describe(hits))
+		for _, text := range []string{"the a of", "!!! ...", "-", `"of the"`, "-parse"} {
+			if _, err := r.Search(context.Background(), Query{Text: text}); !errors.Is(err, ErrNoSearchableTerms) {
+				t.Errorf("%q: err %v, want ErrNoSearchableTerms", text, err)
+			}
 		}
 	})
 }

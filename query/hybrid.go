@@ -276,14 +276,14 @@ func (r *Reader) run(ctx context.Context, req SearchRequest, scope core.Scope, v
 	md.Semantic = &SemanticInfo{Embedder: vs.ix.Manifest.Embedder, Dimension: vs.ix.Manifest.Dim,
 		Vectors: vs.ix.Len(), Considered: considered}
 	if md.Mode == ModeSemantic {
-		return groupHits(vec, req.Limit), uint64(considered), nil
+		return index.Group(vec, req.Limit), uint64(considered), nil
 	}
 	md.Semantic.Weight = &weight
 	lex, err := r.lexical(ctx, req, scope, window)
 	if err != nil {
 		return nil, 0, err
 	}
-	return groupHits(fuse(lex.Hits, vec, weight), req.Limit), lex.Total, nil
+	return index.Group(fuse(lex.Hits, vec, weight), req.Limit), lex.Total, nil
 }
 
 // Candidate windows: semantic search groups the best max(5×limit, 100)
@@ -343,7 +343,7 @@ func fuse(lex, vec []index.Hit, w float64) []index.Hit {
 				continue
 			}
 			at[h.EventID] = len(out)
-			h.Score = s
+			h.Score, h.Partial = s, false
 			out = append(out, h)
 		}
 	}

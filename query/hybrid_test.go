@@ -89,11 +89,11 @@ func TestGroupHitsAfterFusion(t *testing.T) {
 	// Two hits of root 1 (a subagent's strongest), one of root 2.
 	hits := []index.Hit{hit('s', 1, true, 1), hit('p', 1, false, 2), hit('x', 2, false, 3)}
 	hits[0].Score, hits[1].Score, hits[2].Score = 1.0, 0.95, 0.5
-	if got := string(firstBytes(groupHits(hits, 10))); got != "pxs" {
+	if got := string(firstBytes(index.Group(hits, 10))); got != "pxs" {
 		t.Fatalf("near primary leads, one per group first: %s", got)
 	}
 	hits[1].Score = 0.5
-	if got := string(firstBytes(groupHits(hits, 2))); got != "sx" {
+	if got := string(firstBytes(index.Group(hits, 2))); got != "sx" {
 		t.Fatalf("stronger subagent evidence leads: %s", got)
 	}
 }

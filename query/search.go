@@ -3,6 +3,7 @@ package query
 import (
 	"bytes"
 	"context"
+	"errors"
 	"sort"
 	"strings"
 	"time"
@@ -238,7 +239,8 @@ func (r *Reader) lexical(ctx context.Context, req SearchRequest, scope core.Scop
 	q := index.Query{Text: req.Query, Scope: scope, EventType: core.EventType(req.EventType),
 		Providers: req.Providers, Workspace: req.Workspace, Since: req.Since, Until: req.Until,
 		PrimaryOnly: req.PrimaryOnly, Limit: limit, Superseded: r.superseded,
-		SourceRoots: req.SourceRoots, SourceGroups: req.SourceGroups, Files: req.Files}
+		SourceRoots: req.SourceRoots, SourceGroups: req.SourceGroups, Files: req.Files,
+		Event: func(h index.Hit) (*core.Event, error) { return r.event(h.Chunk, h.EventID) }}
 	for _, role := range req.Roles {
 		q.Roles = append(q.Roles, core.Role(role))
 	}
@@ -247,6 +249,10 @@ func (r *Reader) lexical(ctx context.Context, req SearchRequest, scope core.Scop
 		q.Sessions = append(q.Sessions, sid)
 	}
 	res, err := idx.Search(ctx, q)
+	if errors.Is(err, index.ErrNoSearchableTerms) {
+		return index.Result{}, Errorf(CodeInvalidRequest,
+			"the query has no searchable words: only common words (the, of, is…) or punctuation")
+	}
 	if err != nil {
 		return index.Result{}, &Error{Code: CodeIndex, Message: "search failed", Err: err}
 	}
@@ -335,61 +341,4 @@ func sortHits(hits []index.Hit) {
 		}
 		return bytes.Compare(a.EventID[:], b.EventID[:]) < 0
 	})
-}
-
-// groupHits applies the index's root-session grouping to hits sorted best
-// first: one hit per root group before any repeats, groups ranked by their
-// best hit, and a group led by its best primary hit when that one scores
-// at least index.PrimaryPreference of the group's best.
-func groupHits(hits []index.Hit, limit int) []index.Hit {
-	var groups [][]index.Hit
-	at := make(map[core.SessionID]int)
-	for _, h := range hits {
-		key := h.RootSessionID
-		if key.IsZero() {
-			key = h.SessionID
-		}
-		i, ok := at[key]
-		if !ok {
-			i = len(groups)
-			at[key] = i
-			groups = append(groups, nil)
-		}
-		groups[i] = append(groups[i], h)
-	}
-	for _, g := range groups {
-		leadWithPrimary(g)
-	}
-	out := make([]index.Hit, 0, min(limit, len(hits)))
-	for round := 0; len(out) < limit; round++ {
-		took := false
-		for _, g := range groups {
-			if round < len(g) && len(out) < limit {
-				out, took = append(out, g[round]), true
-			}
-		}
-		if !took {
-			break
-		}
-	}
-	return out
-}
-
-// leadWithPrimary moves a group's best primary hit to the front when a
-// subagent hit leads and the primary one is close enough.
-func leadWithPrimary(g []index.Hit) {
-	if len(g) == 0 || !g[0].IsSubagent {
-		return
-	}
-	for i := 1; i < len(g); i++ {
-		if g[i].IsSubagent {
-			continue
-		}
-		if g[i].Score >= index.PrimaryPreference*g[0].Score {
-			p := g[i]
-			copy(g[1:i+1], g[:i])
-			g[0] = p
-		}
-		return
-	}
 }

@@ -35,6 +35,8 @@ func run() error {
 	twice := flag.Bool("twice", false, "import twice and compare the result orders")
 	dump := flag.String("dump", "", "write every event as JSON lines to this file")
 	keep := flag.String("keep", "", "build the stores under this directory and keep them")
+	one := flag.String("query", "", "print the top ten of this query instead (with -mode)")
+	mode := flag.String("mode", "", "the search mode of -query")
 	flag.Parse()
 	if *fx == "" {
 		dir, err := fixtures.Agents()
@@ -55,6 +57,9 @@ func run() error {
 		defer os.RemoveAll(root)
 	}
 	ctx := context.Background()
+	if *one != "" {
+		return show(ctx, *fx, root, *one, *mode)
+	}
 	first, err := measure(ctx, *fx, filepath.Join(root, "a"), set, *dump)
 	if err != nil {
 		return err
@@ -68,7 +73,7 @@ func run() error {
 		first.rep.PrintMisses(os.Stdout)
 	}
 	if *twice {
-		second, err := measure(ctx, *fx, filepath.Join(root, "b"), set, "")
+		second, err := remeasure(ctx, first.store, filepath.Join(root, "b"), set)
 		if err != nil {
 			return err
 		}
@@ -84,6 +89,7 @@ func run() error {
 type measured struct {
 	rep    *relevance.Report
 	events int
+	store  *relevance.Store
 }
 
 func measure(ctx context.Context, fx, dir string, set *relevance.Set, dump string) (*measured, error) {
@@ -113,5 +119,47 @@ func measure(ctx context.Context, fx, dir string, set *relevance.Set, dump strin
 	if err != nil {
 		return nil, err
 	}
-	return &measured{rep: rep, events: st.Events}, nil
+	return &measured{rep: rep, events: st.Events, store: st}, nil
+}
+
+// remeasure imports the first store's history again into a new store and
+// evaluates the set there.
+func remeasure(ctx context.Context, first *relevance.Store, ctxHome string, set *relevance.Set) (*measured, error) {
+	st, err := relevance.Import(ctx, first.Home, ctxHome)
+	if err != nil {
+		return nil, err
+	}
+	r, err := query.Open(st.CtxHome)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	rep, err := relevance.Evaluate(ctx, r, set)
+	if err != nil {
+		return nil, err
+	}
+	return &measured{rep: rep, events: st.Events, store: st}, nil
+}
+
+// show prints the top ten of one query with their type and snippet.
+func show(ctx context.Context, fx, root, q, mode string) error {
+	dir := filepath.Join(root, "a")
+	st, err := relevance.Build(ctx, fx, dir)
+	if err != nil {
+		return err
+	}
+	r, err := query.Open(st.CtxHome)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	res, err := r.Search(ctx, query.SearchRequest{Query: q, Mode: mode, Limit: relevance.Depth})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("mode %s, %d matches\n", res.Metadata.Mode, res.Metadata.TotalMatches)
+	for i, h := range res.Results {
+		fmt.Printf("%2d %7.3f %-12s %-14s %.110q\n", i+1, h.Score, h.Provider, h.EventType, h.Snippet)
+	}
+	return nil
 }

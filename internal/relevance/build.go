@@ -26,10 +26,17 @@ type Store struct {
 // built-in provider discovered at its default path, secrets redacted, the
 // built-in embedder's vectors built.
 func Build(ctx context.Context, fixturesDir, dir string) (*Store, error) {
-	s := &Store{Home: filepath.Join(dir, "home"), CtxHome: filepath.Join(dir, "store")}
-	if err := Layout(fixturesDir, s.Home); err != nil {
+	home := filepath.Join(dir, "home")
+	if err := Layout(fixturesDir, home); err != nil {
 		return nil, err
 	}
+	return Import(ctx, home, filepath.Join(dir, "store"))
+}
+
+// Import imports the agents' files under home (laid out by Layout) into a
+// new store at ctxHome, as Build does.
+func Import(ctx context.Context, home, ctxHome string) (*Store, error) {
+	s := &Store{Home: home, CtxHome: ctxHome}
 	var srcs []core.Source
 	for _, p := range sources.Builtin() {
 		srcs = append(srcs, core.Source{Kind: core.KindAutomatic, Provider: p})

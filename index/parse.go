@@ -1,0 +1,185 @@
+package index
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Query string syntax (Query.Text):
+//
+//	word          the word (in any of its code-aware forms) must appear
+//	"a b c"       the words must appear in this order, next to each other
+//	-word -"a b"  excluded (a word of three or more characters starting
+//	              with a letter after the dash: -n, -la, --all, -32000
+//	              stay words)
+//	a OR b        either (OR in capitals, between two words or phrases)
+//	provider:P role:R type:T file:F
+//	              filters, ANDed with the other filters (file: a path or a
+//	              file name a tool touched)
+//
+// Everything else is a word: punctuation, regex metacharacters and unknown
+// prefixes (http://x, error:) are searched as the text they contain. An
+// unbalanced quote is ignored.
+
+// parsed is a query string taken apart.
+type parsed struct {
+	// groups are ANDed; the items of one group are alternatives (OR).
+	groups [][]item
+	// not holds excluded items.
+	not []item
+	// fields holds the field: filters by field name.
+	fields map[string][]string
+	// plain is every free word in order (phrases' words included, excluded
+	// and field items left out): a document holding them all next to each
+	// other in this order matches the whole query.
+	plain []string
+}
+
+// item is a word or a phrase as typed.
+type item struct {
+	text   string
+	phrase bool
+}
+
+// queryFields maps the field names of the syntax to index fields.
+var queryFields = map[string]string{
+	"provider": fieldProvider, "role": fieldRole, "type": fieldType, "file": fieldFiles,
+}
+
+// maxParsedItems bounds the items taken from one query string; the rest is
+// ignored (the index bounds the analyzed terms too).
+const maxParsedItems = 64
+
+func parseQuery(text string) parsed {
+	p := parsed{fields: map[string][]string{}}
+	orNext := false
+	for _, tok := range lexQuery(text) {
+		if len(p.groups)+len(p.not) >= maxParsedItems {
+			break
+		}
+		if !tok.phrase && tok.text == "OR" {
+			orNext = len(p.groups) > 0
+			continue
+		}
+		neg := false
+		if !tok.phrase && isExclusion(tok.text) {
+			neg, tok.text = true, tok.text[1:]
+		} else if tok.neg {
+			neg = true
+		}
+		if f, v, ok := fieldItem(tok); ok {
+			if !neg {
+				p.fields[f] = append(p.fields[f], v)
+			}
+			orNext = false
+			continue
+		}
+		if neg {
+			p.not = append(p.not, item{text: tok.text, phrase: tok.phrase})
+			orNext = false
+			continue
+		}
+		it := item{text: tok.text, phrase: tok.phrase}
+		p.plain = append(p.plain, words(tok.text)...)
+		if orNext {
+			last := len(p.groups) - 1
+			p.groups[last] = append(p.groups[last], it)
+		} else {
+			p.groups = append(p.groups, []item{it})
+		}
+		orNext = false
+	}
+	return p
+}
+
+// isExclusion reports whether a word is -word: a dash, a letter and at
+// least two more characters, so that command-line options (-n, -la,
+// --noEmit) and negative numbers (-32000) stay words.
+func isExclusion(w string) bool {
+	if len(w) < 4 || w[0] != '-' {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(w[1:])
+	return unicode.IsLetter(r)
+}
+
+// fieldItem recognises field:value.
+func fieldItem(tok lexed) (field, value string, ok bool) {
+	if tok.phrase {
+		return "", "", false
+	}
+	name, value, found := strings.Cut(tok.text, ":")
+	f, known := queryFields[strings.ToLower(name)]
+	if !found || !known || value == "" {
+		return "", "", false
+	}
+	return f, strings.Trim(value, `"`), true
+}
+
+type lexed struct {
+	text   string
+	phrase bool
+	neg    bool // a phrase written -"…"
+}
+
+// lexQuery splits a query string into words and quoted phrases. A quote
+// without its closing quote is dropped and its text read as words.
+func lexQuery(s string) []lexed {
+	var out []lexed
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+		case c == '"' || (c == '-' && i+1 < len(s) && s[i+1] == '"'):
+			neg := c == '-'
+			start := i + 1
+			if neg {
+				start++
+			}
+			end := strings.IndexByte(s[start:], '"')
+			if end < 0 { // unbalanced: the rest is words
+				i = start
+				continue
+			}
+			if ph := strings.TrimSpace(s[start : start+end]); ph != "" {
+				out = append(out, lexed{text: ph, phrase: true, neg: neg})
+			}
+			i = start + end + 1
+		default:
+			j := i
+			for j < len(s) && !strings.ContainsRune(" \t\n\r", rune(s[j])) && s[j] != '"' {
+				j++
+			}
+			out = append(out, lexed{text: s[i:j]})
+			i = j
+		}
+	}
+	return out
+}
+
+// words splits text into lowercase runs of letters and digits: the unit of
+// phrase and whole-query matching on an event's text.
+func words(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
+
+// containsRun reports whether seq holds run as consecutive elements.
+func containsRun(seq, run []string) bool {
+	if len(run) == 0 {
+		return true
+	}
+outer:
+	for i := 0; i+len(run) <= len(seq); i++ {
+		for j := range run {
+			if seq[i+j] != run[j] {
+				continue outer
+			}
+		}
+		return true
+	}
+	return false
+}
