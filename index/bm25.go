@@ -147,3 +147,136 @@ func (s *constSearcher) Advance(ctx *search.SearchContext, id bleveindex.IndexIn
 
 func (s *constSearcher) Weight() float64      { return 1 }
 func (s *constSearcher) SetQueryNorm(float64) {}
+
+// formsQuery matches any of the forms of one word (the term as typed, its
+// folded form, its inflections) and scores a document with the sum of the
+// forms it holds. Unlike a bleve disjunction it applies no coordination
+// factor, so a document holding the word in one form is not scored down
+// for lacking the others.
+type formsQuery struct {
+	forms []*bm25Query
+}
+
+func (q *formsQuery) Searcher(ctx context.Context, r bleveindex.IndexReader, m mapping.IndexMapping,
+	o search.SearcherOptions) (search.Searcher, error) {
+	s := &formsSearcher{}
+	for _, f := range q.forms {
+		c, err := f.Searcher(ctx, r, m, o)
+		if err != nil {
+			_ = s.Close()
+			return nil, err
+		}
+		s.children = append(s.children, c.(*bm25Searcher))
+	}
+	s.cur = make([]*search.DocumentMatch, len(s.children))
+	return s, nil
+}
+
+// formsSearcher merges its children's postings by document, in order.
+type formsSearcher struct {
+	children []*bm25Searcher
+	cur      []*search.DocumentMatch // each child's current match; nil when done
+	started  bool
+}
+
+func (s *formsSearcher) init(ctx *search.SearchContext) error {
+	if s.started {
+		return nil
+	}
+	s.started = true
+	for i, c := range s.children {
+		dm, err := c.Next(ctx)
+		if err != nil {
+			return err
+		}
+		s.cur[i] = dm
+	}
+	return nil
+}
+
+// emit returns the lowest current document with the summed score of the
+// children on it, moving those children on.
+func (s *formsSearcher) emit(ctx *search.SearchContext) (*search.DocumentMatch, error) {
+	var low bleveindex.IndexInternalID
+	for _, dm := range s.cur {
+		if dm != nil && (low == nil || dm.IndexInternalID.Compare(low) < 0) {
+			low = dm.IndexInternalID
+		}
+	}
+	if low == nil {
+		return nil, nil
+	}
+	var out *search.DocumentMatch
+	for i, dm := range s.cur {
+		if dm == nil || !dm.IndexInternalID.Equals(low) {
+			continue
+		}
+		if out == nil {
+			out = dm
+		} else {
+			out.Score += dm.Score
+			ctx.DocumentMatchPool.Put(dm)
+		}
+		next, err := s.children[i].Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		s.cur[i] = next
+	}
+	return out, nil
+}
+
+func (s *formsSearcher) Next(ctx *search.SearchContext) (*search.DocumentMatch, error) {
+	if err := s.init(ctx); err != nil {
+		return nil, err
+	}
+	return s.emit(ctx)
+}
+
+func (s *formsSearcher) Advance(ctx *search.SearchContext, id bleveindex.IndexInternalID) (*search.DocumentMatch, error) {
+	if err := s.init(ctx); err != nil {
+		return nil, err
+	}
+	for i, dm := range s.cur {
+		if dm == nil || dm.IndexInternalID.Compare(id) >= 0 {
+			continue
+		}
+		ctx.DocumentMatchPool.Put(dm)
+		next, err := s.children[i].Advance(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		s.cur[i] = next
+	}
+	return s.emit(ctx)
+}
+
+func (s *formsSearcher) Close() error {
+	var first error
+	for _, c := range s.children {
+		if err := c.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+func (s *formsSearcher) Count() uint64 {
+	var n uint64
+	for _, c := range s.children {
+		n += c.Count()
+	}
+	return n
+}
+
+func (s *formsSearcher) Weight() float64            { return 1 }
+func (s *formsSearcher) SetQueryNorm(float64)       {}
+func (s *formsSearcher) Min() int                   { return 0 }
+func (s *formsSearcher) DocumentMatchPoolSize() int { return len(s.children) + 1 }
+func (s *formsSearcher) Size() int {
+	n := 64
+	for _, c := range s.children {
+		n += c.Size()
+	}
+	return n
+}

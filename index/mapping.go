@@ -1,6 +1,7 @@
 package index
 
 import (
+	"regexp"
 	"strings"
 	"time"
 
@@ -115,8 +116,13 @@ func newShardDoc(e *core.Event, s *core.Session, chunk objects.ID) *shardDoc {
 }
 
 // eventText is what the text field indexes: the event text, then its
-// command, tool name, file paths and MCP server/tool names.
+// command, tool name, file paths and MCP server/tool names; nothing for a
+// noise event (see isNoise), which stays in the store, in show and in
+// exact id lookups but is never a text match.
 func eventText(e *core.Event) string {
+	if isNoise(e) {
+		return ""
+	}
 	parts := []string{e.Text}
 	if e.Command != "" && !strings.Contains(e.Text, e.Command) {
 		parts = append(parts, e.Command)
@@ -184,6 +190,46 @@ func contains(list []string, s string) bool {
 		if x == s {
 			return true
 		}
+	}
+	return false
+}
+
+// statusRE matches the text of a command finish that says only how it
+// ended.
+var statusRE = regexp.MustCompile(`^(?:exit code -?[0-9]+|failed \(exit code unknown\)|exit code unknown|failed|ok)?$`)
+
+// bookkeeping are the words of bookkeeping records' rendered text that say
+// nothing of their own (token counts, turn markers, snapshots).
+var bookkeeping = map[string]bool{
+	"token": true, "tokens": true, "count": true, "total": true, "last": true, "window": true,
+	"turn": true, "start": true, "end": true, "started": true, "complete": true, "snapshot": true,
+	"update": true, "file": true, "history": true, "prompt": true, "progress": true, "idle": true,
+	"usage": true, "assistant": true,
+}
+
+// isNoise reports whether an event has no searchable words of its own: a
+// command finish whose text is only its exit status (its command is found
+// through the command's start), or a bookkeeping record whose text is only
+// its record type, bookkeeping words and numbers (Codex token counts,
+// Copilot turn markers, Claude Code file history snapshots).
+func isNoise(e *core.Event) bool {
+	switch e.Type {
+	case core.TypeCommandFinish:
+		return statusRE.MatchString(strings.TrimSpace(e.Text)) && len(e.Files) == 0
+	case core.TypeOther:
+		if e.Command != "" || len(e.Files) > 0 || e.Activity != nil {
+			return false
+		}
+		own := map[string]bool{}
+		for _, w := range words(e.Native) {
+			own[w] = true
+		}
+		for _, w := range words(e.Text) {
+			if !own[w] && !bookkeeping[w] && strings.Trim(w, "0123456789") != "" {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }

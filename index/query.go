@@ -23,6 +23,9 @@ const (
 	// foldBoost weights the folded form of a snake_case query token
 	// (parse_config → parseconfig), which also matches parseConfig.
 	foldBoost = 0.5
+	// inflectBoost weights another inflection of a query word (failed for
+	// fail): below the word as typed, but enough to count.
+	inflectBoost = 0.7
 	// maxQueryTerms bounds the distinct analyzed terms taken from a query.
 	maxQueryTerms = 32
 )
@@ -161,10 +164,18 @@ func (c *clauseBuilder) term(t string) query.Query {
 	}
 	idf := c.r.stats.idf(c.df(t))
 	c.idfs += idf
-	var q query.Query = &bm25Query{field: fieldText, term: t, idf: idf, boost: 1}
+	fq := &formsQuery{forms: []*bm25Query{{field: fieldText, term: t, idf: idf, boost: 1}}}
 	if f := foldTerm(t); f != "" {
-		fq := &bm25Query{field: fieldText, term: f, idf: c.r.stats.idf(c.df(f)), boost: foldBoost}
-		q = query.NewDisjunctionQuery([]query.Query{q, fq})
+		fq.forms = append(fq.forms, &bm25Query{field: fieldText, term: f, idf: c.r.stats.idf(c.df(f)), boost: foldBoost})
+	}
+	for _, f := range inflections(t) {
+		if df := c.df(f); df > 0 {
+			fq.forms = append(fq.forms, &bm25Query{field: fieldText, term: f, idf: c.r.stats.idf(df), boost: inflectBoost})
+		}
+	}
+	var q query.Query = fq.forms[0]
+	if len(fq.forms) > 1 {
+		q = fq
 	}
 	c.terms = append(c.terms, q)
 	return q
@@ -202,8 +213,9 @@ func (c *clauseBuilder) exact(w string) []query.Query {
 			f = query.NewDisjunctionQuery([]query.Query{f, term(fieldFiles, b, 1)})
 		}
 		out := []query.Query{cs(f, k)}
+		// A mention in the text counts half as much as touching the file.
 		if t := strings.Trim(w, `./-:\`); t != "" && !strings.Contains(t, `\`) {
-			out = append(out, cs(term(fieldText, strings.ToLower(t), 1), k))
+			out = append(out, cs(term(fieldText, strings.ToLower(t), 1), k/2))
 		}
 		return out
 	}

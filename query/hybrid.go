@@ -263,6 +263,7 @@ func (r *Reader) run(ctx context.Context, req SearchRequest, scope core.Scope, v
 	md *SearchMetadata) ([]index.Hit, uint64, error) {
 	if md.Mode == ModeLexical {
 		res, err := r.lexical(ctx, req, scope, req.Limit)
+		md.Match = res.Match
 		return res.Hits, res.Total, err
 	}
 	window := max(candidateFactor*req.Limit, minCandidates)
@@ -283,6 +284,7 @@ func (r *Reader) run(ctx context.Context, req SearchRequest, scope core.Scope, v
 	if err != nil {
 		return nil, 0, err
 	}
+	md.Match = lex.Match
 	return index.Group(fuse(lex.Hits, vec, weight), req.Limit), lex.Total, nil
 }
 

@@ -93,9 +93,14 @@ type SearchMetadata struct {
 	// TotalMatches counts lexical matches (lexical and hybrid) or the
 	// vectors that passed the filters with a positive similarity (semantic).
 	TotalMatches uint64 `json:"total_matches"`
-	Returned     int    `json:"returned"`
-	Limit        int    `json:"limit"`
-	TookMS       int64  `json:"took_ms"`
+	// Match says what the lexical results matched: all_words (each holds
+	// every word of the query), any_word (too few held every word, so
+	// results holding only some follow those that do). Empty in semantic
+	// mode.
+	Match    string `json:"match,omitempty"`
+	Returned int    `json:"returned"`
+	Limit    int    `json:"limit"`
+	TookMS   int64  `json:"took_ms"`
 	// Fallback is set when the answer used another mode than requested.
 	Fallback *SearchFallback `json:"fallback,omitempty"`
 	// Semantic describes the vectors searched (semantic and hybrid).

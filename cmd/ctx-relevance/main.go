@@ -36,7 +36,7 @@ func run() error {
 	dump := flag.String("dump", "", "write every event as JSON lines to this file")
 	keep := flag.String("keep", "", "build the stores under this directory and keep them")
 	one := flag.String("query", "", "print the top ten of this query instead (with -mode)")
-	mode := flag.String("mode", "", "the search mode of -query")
+	mode := flag.String("mode", "", "search every query in this mode (lexical, semantic, hybrid) instead of its own")
 	flag.Parse()
 	if *fx == "" {
 		dir, err := fixtures.Agents()
@@ -48,6 +48,11 @@ func run() error {
 	set, err := relevance.Default()
 	if err != nil {
 		return err
+	}
+	if *mode != "" {
+		for i := range set.Queries {
+			set.Queries[i].Mode = *mode
+		}
 	}
 	root := *keep
 	if root == "" {
