@@ -23,11 +23,12 @@ const (
 // KindSessionList is the kind of SessionList.
 const KindSessionList = "session_list"
 
-// SessionsRequest selects sessions of the pinned generation (CLI ctx list
-// sessions, MCP list_sessions). Filters combine as ListRequest's do; Since
-// and Until keep the sessions active in the window. Files keeps sessions
-// that edited a file of that path or file name.
-type SessionsRequest struct {
+// SessionFilter selects sessions (list sessions, timeline, stats).
+// Filters of different kinds combine by AND, values of one kind by OR;
+// SourceRoots and SourceGroups form one OR set. Since and Until keep the
+// sessions active in the window; Files keeps sessions that edited a file
+// of that path or file name.
+type SessionFilter struct {
 	Providers    []string
 	SourceRoots  []string
 	SourceGroups []string
@@ -35,15 +36,21 @@ type SessionsRequest struct {
 	Workspace    string
 	Since, Until time.Time
 	PrimaryOnly  bool
-	Sort         string // last_activity (default), started, events, name
-	Reverse      bool   // the opposite order
-	Limit        int    // default 50, 1..1000
-	All          bool   // every selected session in one list (CLI only)
-	Cursor       string
 }
 
-// SessionsSelection echoes a resolved SessionsRequest.
-type SessionsSelection struct {
+// SessionsRequest selects a page of sessions of the pinned generation (CLI
+// ctx list sessions, MCP list_sessions).
+type SessionsRequest struct {
+	SessionFilter
+	Sort    string // last_activity (default), started, events, name
+	Reverse bool   // the opposite order
+	Limit   int    // default 50, 1..1000
+	All     bool   // every selected session in one list (CLI only)
+	Cursor  string
+}
+
+// FilterSelection echoes a resolved SessionFilter.
+type FilterSelection struct {
 	Providers    []string   `json:"providers,omitempty"`
 	SourceRoots  []string   `json:"source_roots,omitempty"`
 	SourceGroups []string   `json:"source_groups,omitempty"`
@@ -52,9 +59,14 @@ type SessionsSelection struct {
 	Since        *time.Time `json:"since,omitempty"`
 	Until        *time.Time `json:"until,omitempty"`
 	PrimaryOnly  bool       `json:"primary_only"`
-	Sort         string     `json:"sort"`
-	Reverse      bool       `json:"reverse"`
-	Limit        int        `json:"limit"`
+}
+
+// SessionsSelection echoes a resolved SessionsRequest.
+type SessionsSelection struct {
+	FilterSelection
+	Sort    string `json:"sort"`
+	Reverse bool   `json:"reverse"`
+	Limit   int    `json:"limit"`
 }
 
 // SessionRow is one session of a list: what a browser shows of it.
@@ -121,29 +133,59 @@ func (req *SessionsRequest) validate() (*SessionsSelection, error) {
 	if req.All && req.Cursor != "" {
 		return nil, Errorf(CodeInvalidRequest, "a cursor continues a page: it cannot be combined with all")
 	}
-	for _, l := range [][]string{req.Providers, req.Files} {
+	fs, err := req.SessionFilter.selection()
+	if err != nil {
+		return nil, err
+	}
+	return &SessionsSelection{FilterSelection: *fs, Sort: req.Sort, Reverse: req.Reverse, Limit: req.Limit}, nil
+}
+
+// selection validates the filter and echoes it.
+func (f *SessionFilter) selection() (*FilterSelection, error) {
+	for _, l := range [][]string{f.Providers, f.Files} {
 		if len(l) > MaxFilterValues {
 			return nil, Errorf(CodeInvalidRequest, "at most %d values per filter", MaxFilterValues)
 		}
 	}
-	if err := validSelectors(req.SourceRoots, req.SourceGroups); err != nil {
+	if err := validSelectors(f.SourceRoots, f.SourceGroups); err != nil {
 		return nil, err
 	}
-	if !req.Since.IsZero() && !req.Until.IsZero() && req.Until.Before(req.Since) {
+	if !f.Since.IsZero() && !f.Until.IsZero() && f.Until.Before(f.Since) {
 		return nil, Errorf(CodeInvalidRequest, "until is before since")
 	}
-	sel := &SessionsSelection{Providers: normList(req.Providers), SourceRoots: normList(req.SourceRoots),
-		SourceGroups: normList(req.SourceGroups), Files: normList(req.Files), Workspace: req.Workspace,
-		PrimaryOnly: req.PrimaryOnly, Sort: req.Sort, Reverse: req.Reverse, Limit: req.Limit}
-	if !req.Since.IsZero() {
-		t := req.Since.UTC()
+	sel := &FilterSelection{Providers: normList(f.Providers), SourceRoots: normList(f.SourceRoots),
+		SourceGroups: normList(f.SourceGroups), Files: normList(f.Files), Workspace: f.Workspace,
+		PrimaryOnly: f.PrimaryOnly}
+	if !f.Since.IsZero() {
+		t := f.Since.UTC()
 		sel.Since = &t
 	}
-	if !req.Until.IsZero() {
-		t := req.Until.UTC()
+	if !f.Until.IsZero() {
+		t := f.Until.UTC()
 		sel.Until = &t
 	}
 	return sel, nil
+}
+
+// selectFacts returns the facts the selection keeps, in tree order, and
+// every fact of the generation.
+func (r *Reader) selectFacts(sel *FilterSelection) (kept []*fact, all []fact, err error) {
+	if err := r.resolveSelectors(sel.SourceRoots, sel.SourceGroups); err != nil {
+		return nil, nil, err
+	}
+	all, err = r.facts()
+	if err != nil {
+		return nil, nil, err
+	}
+	m := newSessionMatcher(sel)
+	for i := range all {
+		if ok, err := r.keepFact(m, &all[i]); err != nil {
+			return nil, nil, err
+		} else if ok {
+			kept = append(kept, &all[i])
+		}
+	}
+	return kept, all, nil
 }
 
 // ListSessions returns one page of the sessions the request selects, in
@@ -153,21 +195,9 @@ func (r *Reader) ListSessions(req SessionsRequest) (*SessionList, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.resolveSelectors(sel.SourceRoots, sel.SourceGroups); err != nil {
-		return nil, err
-	}
-	facts, err := r.facts()
+	kept, facts, err := r.selectFacts(&sel.FilterSelection)
 	if err != nil {
 		return nil, err
-	}
-	m := newSessionMatcher(sel)
-	var kept []*fact
-	for i := range facts {
-		if ok, err := r.keepFact(m, &facts[i]); err != nil {
-			return nil, err
-		} else if ok {
-			kept = append(kept, &facts[i])
-		}
 	}
 	sortFacts(kept, sel.Sort, sel.Reverse)
 	bound := *sel
@@ -225,7 +255,7 @@ type sessionMatcher struct {
 	primary                     bool
 }
 
-func newSessionMatcher(sel *SessionsSelection) *sessionMatcher {
+func newSessionMatcher(sel *FilterSelection) *sessionMatcher {
 	m := &sessionMatcher{provs: setOf(sel.Providers), roots: setOf(sel.SourceRoots), groups: setOf(sel.SourceGroups),
 		files: setOf(sel.Files), ws: sel.Workspace, primary: sel.PrimaryOnly}
 	if sel.Since != nil {

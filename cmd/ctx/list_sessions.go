@@ -73,9 +73,9 @@ func (o *listSessionsOptions) request(env *Env) (query.SessionsRequest, error) {
 	default:
 		return query.SessionsRequest{}, usagef("--sort must be activity, started, events or name")
 	}
-	return query.SessionsRequest{Providers: o.Providers, SourceRoots: o.Roots, SourceGroups: o.Groups,
-		Files: o.Files, Workspace: absDir(o.Workspace), Since: since, Until: until, PrimaryOnly: o.PrimaryOnly,
-		Sort: sort, Reverse: o.Reverse, Limit: o.Limit, All: o.All, Cursor: o.Cursor}, nil
+	return query.SessionsRequest{SessionFilter: query.SessionFilter{Providers: o.Providers, SourceRoots: o.Roots,
+		SourceGroups: o.Groups, Files: o.Files, Workspace: absDir(o.Workspace), Since: since, Until: until,
+		PrimaryOnly: o.PrimaryOnly}, Sort: sort, Reverse: o.Reverse, Limit: o.Limit, All: o.All, Cursor: o.Cursor}, nil
 }
 
 // absDir makes a --workspace value absolute ("" stays "").

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"ctx/query"
+)
+
+type statsOptions struct {
+	Providers                       []string
+	Since, Until, Workspace, Period string
+	PrimaryOnly                     bool
+}
+
+func newStatsCmd(env *Env, f *format) *cobra.Command {
+	opts := &statsOptions{}
+	cmd := &cobra.Command{
+		Use:   "stats",
+		Short: "Usage: sessions, events, tool calls, files edited and tokens per agent",
+		Long: "Count the sessions of a window per agent and per day or week: events, prompts,\n" +
+			"tool calls, commands, files edited, errors, and tokens and models where the agent\n" +
+			"records them. A session counts in the period it started (local time).",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.check("text", "json"); err != nil {
+				return err
+			}
+			return runStats(env, f, opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Since, "since", "30d", "from this time (RFC 3339, YYYY-MM-DD, or an age such as 30d); \"\" for all")
+	fl.StringVar(&opts.Until, "until", "", "until this time")
+	fl.StringVar(&opts.Workspace, "workspace", "", "only sessions in this directory or below it")
+	fl.StringSliceVar(&opts.Providers, "provider", nil, "only these providers (repeatable)")
+	fl.BoolVar(&opts.PrimaryOnly, "primary-only", false, "exclude subagent sessions")
+	fl.StringVar(&opts.Period, "by", query.PeriodDay, "group by day or week")
+	completeProviders(cmd, "provider")
+	completeValues(cmd, "by", query.PeriodDay, query.PeriodWeek)
+	return cmd
+}
+
+func runStats(env *Env, f *format, opts *statsOptions) error {
+	if opts.Period != query.PeriodDay && opts.Period != query.PeriodWeek {
+		return usagef("--by must be day or week")
+	}
+	filter, err := sessionFilter(env, opts.Providers, opts.Workspace, opts.Since, opts.Until, opts.PrimaryOnly)
+	if err != nil {
+		return err
+	}
+	r, err := query.Open(env.CtxHome())
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	s, err := r.Stats(query.StatsRequest{SessionFilter: filter, Period: opts.Period, Location: time.Local})
+	if err != nil {
+		return err
+	}
+	if f.json() {
+		return writeJSON(env.Stdout, s)
+	}
+	return withPager(env, func() { printStats(env, s) })
+}
+
+func printStats(env *Env, s *query.Stats) {
+	st, w := env.style(), env.Stdout
+	if s.Total.Sessions == 0 {
+		fmt.Fprintln(w, "No sessions in this window.")
+		return
+	}
+	fmt.Fprintln(w, st.bold("By agent"))
+	statsTable(env, st, "AGENT", s.Agents, func(r query.StatsRow) string { return r.Provider }, &s.Total)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, st.bold("By "+s.Period))
+	rows := make([]query.StatsRow, len(s.Periods))
+	for i, p := range s.Periods {
+		rows[i] = p.Total
+		rows[i].Provider = p.Period
+	}
+	statsTable(env, st, "PERIOD", rows, func(r query.StatsRow) string { return r.Provider }, nil)
+	if len(s.Models) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, st.bold("Models"))
+		t := &table{head: []string{"MODEL", "SESSIONS"}, right: map[int]bool{1: true}, flex: 0, shrink: -1}
+		for _, m := range s.Models {
+			t.add(oneLine(m.Model), humanCount(m.Sessions))
+		}
+		t.print(w, env.width(), st)
+	}
+}
+
+func statsTable(env *Env, st style, first string, rows []query.StatsRow, name func(query.StatsRow) string, total *query.StatsRow) {
+	t := &table{head: []string{first, "SESSIONS", "EVENTS", "PROMPTS", "TOOL CALLS", "COMMANDS", "FILES EDITED", "TOKENS"},
+		right: map[int]bool{1: true, 2: true, 3: true, 4: true, 5: true, 6: true, 7: true}, flex: 0, shrink: -1}
+	add := func(label string, r query.StatsRow) {
+		tokens := "-"
+		if r.TokenSessions > 0 {
+			tokens = humanCount(r.Tokens.Total())
+		}
+		t.add(label, humanCount(r.Sessions), humanCount(r.Events), humanCount(r.Prompts), humanCount(r.ToolCalls),
+			humanCount(r.Commands), humanCount(r.FilesEdited), tokens)
+	}
+	for _, r := range rows {
+		add(name(r), r)
+	}
+	if total != nil && len(rows) > 1 {
+		add(st.bold("total"), *total)
+	}
+	t.print(env.Stdout, env.width(), st)
+}

@@ -1,0 +1,197 @@
+package query
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"ctx/core"
+)
+
+// Stats periods.
+const (
+	PeriodDay  = "day"
+	PeriodWeek = "week" // ISO weeks, Monday first
+)
+
+// KindStats is the kind of Stats.
+const KindStats = "stats"
+
+// StatsRequest selects the sessions stats count, and the period they are
+// grouped by (day or week, in Location; nil is UTC). A session counts in
+// the period it started.
+type StatsRequest struct {
+	SessionFilter
+	Period   string
+	Location *time.Location
+}
+
+// StatsRow is the usage of a set of sessions. Tokens sums what the agents
+// recorded; TokenSessions says how many of the sessions recorded any.
+type StatsRow struct {
+	Provider      string      `json:"provider,omitempty"`
+	Sessions      int         `json:"sessions"`
+	Subagents     int         `json:"subagents"`
+	Events        int         `json:"events"`
+	Prompts       int         `json:"prompts"`
+	ToolCalls     int         `json:"tool_calls"`
+	Commands      int         `json:"commands"`
+	FilesEdited   int         `json:"files_edited"`
+	Errors        int         `json:"errors"`
+	Tokens        core.Tokens `json:"tokens"`
+	TokenSessions int         `json:"token_sessions"`
+}
+
+// StatsPeriod is one day or week with activity.
+type StatsPeriod struct {
+	Period string     `json:"period"` // 2026-11-30, or 2026-W48
+	Start  time.Time  `json:"start"`
+	Total  StatsRow   `json:"total"`
+	Agents []StatsRow `json:"agents"`
+}
+
+// ModelStats is the usage of one model: sessions that used it, and the
+// tokens of the sessions that used it alone.
+type ModelStats struct {
+	Model    string      `json:"model"`
+	Sessions int         `json:"sessions"`
+	Tokens   core.Tokens `json:"tokens"`
+}
+
+// Stats is the usage of the selected sessions, in total, per agent, per
+// period and per model (kind "stats").
+type Stats struct {
+	Kind       string          `json:"kind"`
+	Generation GenerationRef   `json:"generation"`
+	Selection  FilterSelection `json:"selection"`
+	Period     string          `json:"period"`
+	Location   string          `json:"location"`
+	Total      StatsRow        `json:"total"`
+	Agents     []StatsRow      `json:"agents"`
+	Periods    []StatsPeriod   `json:"periods"`
+	Models     []ModelStats    `json:"models"`
+}
+
+// Stats counts the selected sessions from the tree alone.
+func (r *Reader) Stats(req StatsRequest) (*Stats, error) {
+	switch req.Period {
+	case "":
+		req.Period = PeriodDay
+	case PeriodDay, PeriodWeek:
+	default:
+		return nil, Errorf(CodeInvalidRequest, "period must be day or week")
+	}
+	sel, err := req.SessionFilter.selection()
+	if err != nil {
+		return nil, err
+	}
+	loc := req.Location
+	if loc == nil {
+		loc = time.UTC
+	}
+	kept, _, err := r.selectFacts(sel)
+	if err != nil {
+		return nil, err
+	}
+	out := &Stats{Kind: KindStats, Generation: r.Ref(), Selection: *sel, Period: req.Period, Location: zoneName(loc),
+		Agents: []StatsRow{}, Periods: []StatsPeriod{}, Models: []ModelStats{}}
+	agents := map[string]*StatsRow{}
+	periods := map[string]*StatsPeriod{}
+	periodAgents := map[string]map[string]*StatsRow{}
+	models := map[string]*ModelStats{}
+	for _, f := range kept {
+		out.Total.add(f)
+		rowOf(agents, f.entry.Provider).add(f)
+		if !f.started.IsZero() {
+			key, start := periodOf(f.started.In(loc), req.Period)
+			p := periods[key]
+			if p == nil {
+				p = &StatsPeriod{Period: key, Start: start.UTC()}
+				periods[key], periodAgents[key] = p, map[string]*StatsRow{}
+			}
+			p.Total.add(f)
+			rowOf(periodAgents[key], f.entry.Provider).add(f)
+		}
+		for _, m := range f.digest.Models {
+			ms := models[m]
+			if ms == nil {
+				ms = &ModelStats{Model: m}
+				models[m] = ms
+			}
+			ms.Sessions++
+			if len(f.digest.Models) == 1 && f.digest.Tokens != nil {
+				ms.Tokens.Add(f.digest.Tokens)
+			}
+		}
+	}
+	out.Agents = sortedRows(agents)
+	for key, p := range periods {
+		p.Agents = sortedRows(periodAgents[key])
+		out.Periods = append(out.Periods, *p)
+	}
+	slices.SortFunc(out.Periods, func(a, b StatsPeriod) int { return b.Start.Compare(a.Start) })
+	for _, m := range models {
+		out.Models = append(out.Models, *m)
+	}
+	slices.SortFunc(out.Models, func(a, b ModelStats) int {
+		if a.Sessions != b.Sessions {
+			return b.Sessions - a.Sessions
+		}
+		return strings.Compare(a.Model, b.Model)
+	})
+	return out, nil
+}
+
+func rowOf(m map[string]*StatsRow, provider string) *StatsRow {
+	r := m[provider]
+	if r == nil {
+		r = &StatsRow{Provider: provider}
+		m[provider] = r
+	}
+	return r
+}
+
+func sortedRows(m map[string]*StatsRow) []StatsRow {
+	out := make([]StatsRow, 0, len(m))
+	for _, r := range m {
+		out = append(out, *r)
+	}
+	slices.SortFunc(out, func(a, b StatsRow) int {
+		if a.Sessions != b.Sessions {
+			return b.Sessions - a.Sessions
+		}
+		return strings.Compare(a.Provider, b.Provider)
+	})
+	return out
+}
+
+func (s *StatsRow) add(f *fact) {
+	d := f.digest
+	s.Sessions++
+	if d.Subagent || !f.parent().IsZero() {
+		s.Subagents++
+	}
+	s.Events += f.entry.Events
+	s.Prompts += d.Prompts
+	s.ToolCalls += d.ToolCalls
+	s.Commands += d.Commands
+	s.FilesEdited += d.Edited
+	s.Errors += d.Errors
+	if d.Tokens != nil {
+		s.Tokens.Add(d.Tokens)
+		s.TokenSessions++
+	}
+}
+
+// periodOf names the day or ISO week of t and returns its start.
+func periodOf(t time.Time, period string) (string, time.Time) {
+	day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location())
+	if period == PeriodDay {
+		return day.Format(time.DateOnly), day
+	}
+	back := (int(day.Weekday()) + 6) % 7 // days since Monday
+	start := day.AddDate(0, 0, -back)
+	y, w := t.ISOWeek()
+	return fmt.Sprintf("%d-W%02d", y, w), start
+}
