@@ -104,7 +104,7 @@ func TestSearchModesOverFixtures(t *testing.T) {
 	res := search(t, r, req, defaults())
 	md := res.Metadata
 	if md.Mode != ModeHybrid || md.RequestedMode != ModeHybrid || md.Fallback != nil || md.Semantic == nil ||
-		*md.Semantic.Weight != 0.5 || md.Semantic.Vectors == 0 || len(res.Results) == 0 {
+		*md.Semantic.Weight != semantic.BuiltinWeight || md.Semantic.Vectors == 0 || len(res.Results) == 0 {
 		t.Fatalf("hybrid metadata %+v", md)
 	}
 	if res.Results[0].CtxEventID != "evt_87e6ed95a53b044ebcd22be20c27eb9b" {

@@ -28,8 +28,24 @@ const (
 	EmbedderOpenAI  = "openai"
 )
 
-// DefaultWeight is the weight of the vector ranks in hybrid search.
+// DefaultWeight is the weight of the vector ranks in hybrid search with a
+// real embedding model (an endpoint).
 const DefaultWeight = 0.5
+
+// BuiltinWeight is the default weight with the built-in embedder. Its
+// vectors hash the words BM25 already matches, so at DefaultWeight their
+// ranks drowned the lexical ones; at 0.1-0.2 they break ties between
+// lexical hits instead (judged relevance set, natural-language questions
+// in hybrid mode: MRR@10 0.68 at 0.5, 0.81 at 0.2, 0.79 at 0.3).
+const BuiltinWeight = 0.2
+
+// DefaultWeightFor is the default hybrid weight of an embedder.
+func DefaultWeightFor(embedder string) float64 {
+	if embedder == "" || embedder == EmbedderBuiltin {
+		return BuiltinWeight
+	}
+	return DefaultWeight
+}
 
 // Config is the resolved [semantic] table of config.toml.
 type Config struct {
@@ -52,9 +68,9 @@ type Config struct {
 }
 
 // DefaultConfig is the configuration when config.toml says nothing: the
-// built-in embedder, on, weight 0.5.
+// built-in embedder, on, weight BuiltinWeight.
 func DefaultConfig() Config {
-	return Config{Enabled: true, Embedder: EmbedderBuiltin, Weight: DefaultWeight}
+	return Config{Enabled: true, Embedder: EmbedderBuiltin, Weight: BuiltinWeight}
 }
 
 // Active reports whether vectors are built and searched at all.

@@ -51,7 +51,7 @@ func (c *Config) SemanticConfig() semantic.Config {
 		out.Enabled = *s.Enabled
 	}
 	if s.Embedder != "" {
-		out.Embedder = s.Embedder
+		out.Embedder, out.Weight = s.Embedder, semantic.DefaultWeightFor(s.Embedder)
 	}
 	out.Endpoint, out.Model, out.APIKeyEnv = s.Endpoint, s.Model, s.APIKeyEnv
 	if s.Weight != nil {

@@ -29,6 +29,9 @@ func main() {
 	}
 }
 
+// opts are the evaluation options the flags set.
+var opts relevance.Options
+
 func run() error {
 	fx := flag.String("fixtures", "", "the shared/fixtures/agents directory (found above the working directory by default)")
 	misses := flag.Bool("misses", false, "list the queries whose target is not first")
@@ -37,7 +40,11 @@ func run() error {
 	keep := flag.String("keep", "", "build the stores under this directory and keep them")
 	one := flag.String("query", "", "print the top ten of this query instead (with -mode)")
 	mode := flag.String("mode", "", "search every query in this mode (lexical, semantic, hybrid) instead of its own")
+	weight := flag.Float64("semantic-weight", -1, "the hybrid fusion weight (0..1; the default when negative)")
 	flag.Parse()
+	if *weight >= 0 {
+		opts.SemanticWeight = weight
+	}
 	if *fx == "" {
 		dir, err := fixtures.Agents()
 		if err != nil {
@@ -120,7 +127,7 @@ func measure(ctx context.Context, fx, dir string, set *relevance.Set, dump strin
 			return nil, err
 		}
 	}
-	rep, err := relevance.Evaluate(ctx, r, set)
+	rep, err := relevance.EvaluateWith(ctx, r, set, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +146,7 @@ func remeasure(ctx context.Context, first *relevance.Store, ctxHome string, set 
 		return nil, err
 	}
 	defer r.Close()
-	rep, err := relevance.Evaluate(ctx, r, set)
+	rep, err := relevance.EvaluateWith(ctx, r, set, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -41,16 +41,28 @@ type Report struct {
 	Overall  Figures
 }
 
+// Options tune an evaluation.
+type Options struct {
+	// SemanticWeight, when set, overrides the hybrid fusion weight.
+	SemanticWeight *float64
+}
+
 // Evaluate runs every query of the set against the store's active
 // generation and scores the answers.
 func Evaluate(ctx context.Context, r *query.Reader, s *Set) (*Report, error) {
+	return EvaluateWith(ctx, r, s, Options{})
+}
+
+// EvaluateWith is Evaluate with options.
+func EvaluateWith(ctx context.Context, r *query.Reader, s *Set, o Options) (*Report, error) {
 	accept, err := resolve(r, s)
 	if err != nil {
 		return nil, err
 	}
 	rep := &Report{ByKind: map[string]Figures{}}
 	for qi, j := range s.Queries {
-		res, err := r.Search(ctx, query.SearchRequest{Query: j.Query, Mode: j.Mode, Scope: j.Scope, Limit: Depth})
+		res, err := r.Search(ctx, query.SearchRequest{Query: j.Query, Mode: j.Mode, Scope: j.Scope, Limit: Depth,
+			SemanticWeight: o.SemanticWeight})
 		if err != nil {
 			return nil, fmt.Errorf("relevance: %s: %w", j.ID, err)
 		}
