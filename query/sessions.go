@@ -364,3 +364,18 @@ func (f *fact) row(subagents int) SessionRow {
 	}
 	return row
 }
+
+// SessionRow returns the list row of one session.
+func (r *Reader) SessionRow(id core.SessionID) (*SessionRow, error) {
+	facts, err := r.facts()
+	if err != nil {
+		return nil, err
+	}
+	for i := range facts {
+		if facts[i].entry.Session == id {
+			row := facts[i].row(subagentCounts(facts)[id])
+			return &row, nil
+		}
+	}
+	return nil, Errorf(CodeNotFound, "no session with that id in generation %d", r.gen.Number)
+}

@@ -140,3 +140,32 @@ func (r *Reader) ShowEvent(idText string, before, after int) (*EventView, error)
 	}
 	return nil, Errorf(CodeNotFound, "no event with that id in generation %d", r.gen.Number)
 }
+
+// StreamSession reads the session and hands its events with ordinals in
+// [from, to] (to < 0: to the end) to emit in order, one chunk in memory at
+// a time and only the chunks the range covers (export).
+func (r *Reader) StreamSession(id core.SessionID, from, to int, emit func(*core.Event) error) error {
+	so, err := r.Session(id)
+	if err != nil {
+		return err
+	}
+	for k := max(chunkAt(so.Chunks, from), 0); k < len(so.Chunks); k++ {
+		if to >= 0 && so.Chunks[k].First > to {
+			break
+		}
+		c, err := r.loadChunk(so.Chunks[k].ID)
+		if err != nil {
+			return err
+		}
+		for i := range c.Events {
+			e := &c.Events[i]
+			if e.Ordinal < from || (to >= 0 && e.Ordinal > to) {
+				continue
+			}
+			if err := emit(e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
