@@ -19,6 +19,11 @@ type Line struct {
 type Added struct {
 	Files  map[string][]Line
 	Binary map[string]bool
+	// Removed holds, by the path in the commit, the lines the commit
+	// removed from the file, one run per diff hunk: a line re-spaced or
+	// re-wrapped by a formatter is removed and added again, and what was
+	// there before is not an agent's new line.
+	Removed map[string][][]string
 }
 
 // CommitInfo is what linking needs to know of a commit.
@@ -161,9 +166,9 @@ func (a *Added) intersect(b *Added) {
 
 // parseDiff reads the added lines of a -U0 diff.
 func parseDiff(out string) *Added {
-	a := &Added{Files: map[string][]Line{}, Binary: map[string]bool{}}
+	a := &Added{Files: map[string][]Line{}, Binary: map[string]bool{}, Removed: map[string][][]string{}}
 	var path string
-	next, header := 0, false
+	next, header, run := 0, false, -1
 	sc := bufio.NewScanner(strings.NewReader(out))
 	sc.Buffer(make([]byte, 64*1024), 64<<20)
 	for sc.Scan() {
@@ -178,10 +183,16 @@ func parseDiff(out string) *Added {
 				a.Binary[diffPath(strings.TrimSuffix(l[i+5:], " differ"))] = true
 			}
 		case strings.HasPrefix(l, "@@ "):
-			next, header = hunkStart(l), false
+			next, header, run = hunkStart(l), false, -1
 		case !header && strings.HasPrefix(l, "+") && path != "":
 			a.Files[path] = append(a.Files[path], Line{N: next, Text: l[1:]})
 			next++
+		case !header && strings.HasPrefix(l, "-") && path != "":
+			if run < 0 {
+				run = len(a.Removed[path])
+				a.Removed[path] = append(a.Removed[path], nil)
+			}
+			a.Removed[path][run] = append(a.Removed[path][run], l[1:])
 		}
 	}
 	return a

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"time"
-	"unicode"
 
 	"ctx/core"
 	"ctx/query"
@@ -15,12 +14,11 @@ type EvRef struct {
 	SessionID, EventID, Provider, Native string
 }
 
-// Written indexes the lines agent edit events wrote in a repository: by
-// path relative to the root, then by trimmed line text, the events (indices
-// into Events) that wrote it, an event repeated as often as it wrote the
-// line.
+// Written holds the lines agent edit events wrote in a repository: by path
+// relative to the root, the runs of lines (hunks) each event wrote there, in
+// the order the events came.
 type Written struct {
-	Files  map[string]map[string][]int
+	Files  map[string][]Hunk
 	Events []EvRef
 	// Active are the sessions that worked in the repository during the
 	// window, in the order first seen.
@@ -31,7 +29,7 @@ type Written struct {
 // belong to repo: their session's workspace is the root or below it, or
 // they touch a file under it.
 func Collect(ctx context.Context, rd *query.Reader, repo *Repo, since time.Time) (*Written, error) {
-	w := &Written{Files: map[string]map[string][]int{}}
+	w := &Written{Files: map[string][]Hunk{}}
 	c := &collector{rd: rd, repo: repo, w: w, natives: map[string]string{}, seen: map[string]bool{},
 		evAt: map[string]int{}}
 	req := query.ListRequest{Since: since, Content: query.ContentFull, Limit: query.MaxPageLimit}
@@ -67,7 +65,7 @@ func (c *collector) row(row *query.EventRow) {
 	}
 	touched := inside
 	for _, f := range row.Files {
-		lines := writtenLines(&f)
+		hunks := writtenHunks(&f)
 		if f.MovedTo != "" {
 			f.Path = f.MovedTo // a moved file's lines live under its new name
 		}
@@ -83,8 +81,8 @@ func (c *collector) row(row *query.EventRow) {
 			continue
 		}
 		touched = true
-		if len(lines) > 0 {
-			c.add(row, rel, lines)
+		if len(hunks) > 0 {
+			c.add(row, rel, hunks)
 		}
 	}
 	if touched && !c.seen[row.CtxSessionID] {
@@ -110,21 +108,25 @@ func (c *collector) ref(row *query.EventRow, event string) EvRef {
 	return EvRef{SessionID: row.CtxSessionID, EventID: event, Provider: row.Provider, Native: native}
 }
 
-func (c *collector) add(row *query.EventRow, rel string, lines []string) {
+func (c *collector) add(row *query.EventRow, rel string, hunks [][]string) {
 	i, ok := c.evAt[row.CtxEventID]
 	if !ok {
 		i = len(c.w.Events)
 		c.evAt[row.CtxEventID] = i
 		c.w.Events = append(c.w.Events, c.ref(row, row.CtxEventID))
 	}
-	idx := c.w.Files[rel]
-	if idx == nil {
-		idx = map[string][]int{}
-		c.w.Files[rel] = idx
+	for _, h := range hunks {
+		c.w.Files[rel] = append(c.w.Files[rel], Hunk{Ev: i, Lines: h})
 	}
-	for _, l := range lines {
-		idx[l] = append(idx[l], i) // once per occurrence: the count bounds matches
-	}
+}
+
+// Hunk is a run of lines one event wrote one after the other in a file
+// (trimmed): a write's content, the new lines of an edit between the lines
+// its old text already had, a patch's added lines between its context.
+// Where in the run a line stands is what tells identical lines apart.
+type Hunk struct {
+	Ev    int // index into Written.Events
+	Lines []string
 }
 
 // writtenLines returns the trimmed lines a file touch wrote: a write's or
@@ -133,10 +135,27 @@ func (c *collector) add(row *query.EventRow, rel string, lines []string) {
 // A create that also carries its patch counts its lines once.
 func writtenLines(f *core.FileTouch) []string {
 	var out []string
+	for _, h := range writtenHunks(f) {
+		out = append(out, h...)
+	}
+	return out
+}
+
+// writtenHunks is writtenLines in runs: a line the edit kept or a patch's
+// context line ends a run.
+func writtenHunks(f *core.FileTouch) [][]string {
+	var out [][]string
+	var cur []string
+	cut := func() {
+		if len(cur) > 0 {
+			out = append(out, cur)
+			cur = nil
+		}
+	}
 	switch f.Op {
 	case core.OpWrite, core.OpCreate:
 		if f.NewText != "" {
-			return splitTrim(f.NewText)
+			return [][]string{splitTrim(f.NewText)}
 		}
 	case core.OpEdit:
 		old := map[string]int{}
@@ -146,16 +165,26 @@ func writtenLines(f *core.FileTouch) []string {
 		for _, l := range splitTrim(f.NewText) {
 			if old[l] > 0 {
 				old[l]--
+				cut()
 				continue
 			}
-			out = append(out, l)
+			cur = append(cur, l)
 		}
+		cut()
 	}
 	for _, l := range strings.Split(f.Patch, "\n") {
-		if strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++ ") {
-			out = append(out, strings.TrimSpace(l[1:]))
+		switch {
+		case strings.HasPrefix(l, "+++ ") || strings.HasPrefix(l, "--- "):
+			cut()
+		case strings.HasPrefix(l, "+"):
+			cur = append(cur, strings.TrimSpace(l[1:]))
+		case strings.HasPrefix(l, "-"):
+			// a removed line: the added lines around it stay adjacent
+		default:
+			cut()
 		}
 	}
+	cut()
 	return out
 }
 
@@ -168,15 +197,4 @@ func splitTrim(s string) []string {
 		parts[i] = strings.TrimSpace(p)
 	}
 	return parts
-}
-
-// trivial lines (blank, braces, punctuation) match only next to a
-// non-trivial line the same event wrote.
-func trivial(s string) bool {
-	for _, r := range s {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			return false
-		}
-	}
-	return true
 }

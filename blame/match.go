@@ -6,6 +6,17 @@ import (
 	"strings"
 )
 
+// Bounds of the matcher's work on one file.
+const (
+	maxContext = 8       // neighbours compared on each side to place a line
+	maxPairs   = 1 << 16 // line × occurrence pairs scored for one text; beyond, lines take occurrences in order
+	maxRewrap  = 64      // lines joined on either side of one re-wrapped text
+	minRewrap  = 8       // bytes of joined text a re-wrap match needs
+	// maxRewrapTries bounds the re-wrap starts tried in one file (a
+	// formatter that rewrote a large file nobody's agent wrote).
+	maxRewrapTries = 1 << 16
+)
+
 // Match attributes a commit's added lines to the events that wrote them and
 // records sessions active with no matching line at commit level.
 func Match(added *Added, w *Written) *Note {
@@ -17,11 +28,13 @@ func Match(added *Added, w *Written) *Note {
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
-		idx := w.Files[p]
-		if idx == nil || added.Binary[p] {
+		hunks := w.Files[p]
+		if len(hunks) == 0 || added.Binary[p] {
 			continue
 		}
-		for _, r := range fileRecords(p, added.Files[p], idx, w.Events) {
+		m := newFileMatch(added.Files[p], added.Removed[p], hunks)
+		m.run()
+		for _, r := range m.records(p, w.Events) {
 			lined[r.CtxSessionID] = true
 			n.Records = append(n.Records, r)
 		}
@@ -35,115 +48,398 @@ func Match(added *Added, w *Written) *Note {
 	return n
 }
 
-// fileRecords matches one file's added lines: non-trivial lines by text,
-// then trivial lines when an adjacent added line was written by the same
-// event, repeated until nothing changes. An event matches a text at most as
-// often as it wrote it.
-func fileRecords(path string, lines []Line, idx map[string][]int, evs []EvRef) []Record {
-	assign := make([][]int, len(lines))
-	keys := make([]string, len(lines))
-	b := budget{idx: idx, left: map[string]map[int]int{}}
+// occ is one occurrence of a written line: its hunk and place in it. Each
+// occurrence attributes one committed line (a re-wrap: the lines it became),
+// so an event matches a text at most as often as it wrote it.
+type occ struct{ h, pos int }
+
+// pick is one occurrence a committed line is attributed to.
+type pick struct {
+	occ
+	kind string
+}
+
+// fileMatch attributes one file's added lines.
+//
+// Passes, each over the lines still unattributed: equal trimmed text,
+// equal modulo whitespace, equal modulo formatting (quotes, trailing
+// separators), a run of lines whose joined text equals the joined text of
+// a run of written lines (a re-wrap), and last trivial lines next to a
+// line the same event wrote. Within a pass, identical lines go to the
+// occurrences whose neighbours in their hunk agree best with the line's
+// neighbours in the commit, so two sessions writing the same text at two
+// places each get their own. A normalised match is refused for a text the
+// commit also removed from the file: a formatter re-spacing a line that
+// was there before does not make it an agent's.
+type fileMatch struct {
+	lines  []Line
+	keys   []lineKeys
+	hunks  []Hunk
+	hkeys  [][]lineKeys
+	used   [][]bool
+	assign [][]pick
+	score  []int                    // positional score of a line's first pick
+	veto   [nLevels]map[string]bool // keys of removed lines, levels above exact
+	gone   string                   // removed runs joined, for re-wraps
+}
+
+func newFileMatch(lines []Line, removed [][]string, hunks []Hunk) *fileMatch {
+	m := &fileMatch{lines: lines, hunks: hunks, keys: make([]lineKeys, len(lines)),
+		hkeys: make([][]lineKeys, len(hunks)), used: make([][]bool, len(hunks)),
+		assign: make([][]pick, len(lines)), score: make([]int, len(lines))}
 	for i, l := range lines {
-		keys[i] = strings.TrimSpace(l.Text)
-		if !trivial(keys[i]) {
-			assign[i] = b.take(keys[i], idx[keys[i]])
+		m.keys[i] = keysOf(strings.TrimSpace(l.Text))
+	}
+	for h, hk := range hunks {
+		m.hkeys[h] = make([]lineKeys, len(hk.Lines))
+		m.used[h] = make([]bool, len(hk.Lines))
+		for pos, l := range hk.Lines {
+			m.hkeys[h][pos] = keysOf(l)
 		}
+	}
+	var gone strings.Builder
+	for lvl := levelWhitespace; lvl < nLevels; lvl++ {
+		m.veto[lvl] = map[string]bool{}
+	}
+	for _, run := range removed {
+		var b strings.Builder
+		for _, l := range run {
+			k := keysOf(strings.TrimSpace(l))
+			for lvl := levelWhitespace; lvl < nLevels; lvl++ {
+				m.veto[lvl][k[lvl]] = true
+			}
+			joinKeys(&b, quoteKey(k[levelWhitespace]))
+		}
+		gone.WriteString(finishKey(b.String()))
+		gone.WriteByte('\n')
+	}
+	m.gone = gone.String()
+	return m
+}
+
+func (m *fileMatch) run() {
+	for lvl := levelExact; lvl < nLevels; lvl++ {
+		m.pass(lvl)
+	}
+	m.rewrapPass()
+	m.trivialPass()
+}
+
+// adjacent reports whether added lines i and j are neighbours in the file.
+func (m *fileMatch) adjacent(i, j int) bool {
+	return j >= 0 && j < len(m.lines) && m.lines[j].N-m.lines[i].N == j-i
+}
+
+func (m *fileMatch) ev(o occ) int { return m.hunks[o.h].Ev }
+
+func (m *fileMatch) hasEvent(i, ev int) bool {
+	for _, p := range m.assign[i] {
+		if m.ev(p.occ) == ev {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *fileMatch) take(i int, o occ, kind string, score int) {
+	if len(m.assign[i]) == 0 {
+		m.score[i] = score
+	}
+	m.assign[i] = append(m.assign[i], pick{o, kind})
+	m.used[o.h][o.pos] = true
+}
+
+// place scores occurrence o for line i: how many neighbours on each side,
+// up to maxContext, the line and the occurrence share (formatted keys).
+func (m *fileMatch) place(i int, o occ) int {
+	hk := m.hkeys[o.h]
+	s := 0
+	for d := 1; d <= maxContext; d++ {
+		j, p := i-d, o.pos-d
+		if p < 0 || !m.adjacent(i, j) || m.keys[j][levelFormatted] != hk[p][levelFormatted] {
+			break
+		}
+		s++
+	}
+	for d := 1; d <= maxContext; d++ {
+		j, p := i+d, o.pos+d
+		if p >= len(hk) || !m.adjacent(i, j) || m.keys[j][levelFormatted] != hk[p][levelFormatted] {
+			break
+		}
+		s++
+	}
+	return s
+}
+
+// pass attributes the non-trivial lines left whose key at lvl equals the
+// key of an unused occurrence.
+func (m *fileMatch) pass(lvl int) {
+	idx := map[string][]occ{}
+	for h, hk := range m.hkeys {
+		for pos, k := range hk {
+			if !m.used[h][pos] && !trivial(k[levelExact]) {
+				idx[k[lvl]] = append(idx[k[lvl]], occ{h, pos})
+			}
+		}
+	}
+	groups := map[string][]int{}
+	var order []string
+	for i := range m.lines {
+		k := m.keys[i][lvl]
+		if len(m.assign[i]) > 0 || trivial(m.keys[i][levelExact]) || len(idx[k]) == 0 || (lvl > levelExact && m.veto[lvl][k]) {
+			continue
+		}
+		if groups[k] == nil {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], i)
+	}
+	for _, k := range order {
+		m.assignGroup(groups[k], idx[k], levelKind[lvl])
+	}
+}
+
+// assignGroup gives lines of one text the occurrences of that text: the
+// best placed pairs first, one occurrence per line; an occurrence left over
+// then also names the line where it sits at least as well as the line's
+// own (a line two events wrote cites both).
+func (m *fileMatch) assignGroup(lines []int, occs []occ, kind string) {
+	if len(lines)*len(occs) > maxPairs {
+		k := 0
+		for _, i := range lines {
+			if k == len(occs) {
+				return
+			}
+			m.take(i, occs[k], kind, 0)
+			k++
+		}
+		return
+	}
+	type cand struct{ i, o, s int }
+	cands := make([]cand, 0, len(lines)*len(occs))
+	for _, i := range lines {
+		for k, o := range occs {
+			cands = append(cands, cand{i, k, m.place(i, o)})
+		}
+	}
+	sort.SliceStable(cands, func(a, b int) bool { return cands[a].s > cands[b].s })
+	for _, c := range cands {
+		if o := occs[c.o]; len(m.assign[c.i]) == 0 && !m.used[o.h][o.pos] {
+			m.take(c.i, o, kind, c.s)
+		}
+	}
+	for _, c := range cands {
+		o := occs[c.o]
+		if m.used[o.h][o.pos] || len(m.assign[c.i]) == 0 || c.s < m.score[c.i] || m.hasEvent(c.i, m.ev(o)) {
+			continue
+		}
+		m.take(c.i, o, kind, c.s)
+	}
+}
+
+// rewrapPass attributes runs of lines a formatter wrapped or joined: the
+// committed lines i..j and the written lines a..b of one hunk make the
+// same text once joined (formatted keys), at least one side has several
+// lines, and the text is not one the commit removed from the file.
+func (m *fileMatch) rewrapPass() {
+	idx := map[string][]occ{}
+	for h, hk := range m.hkeys {
+		for pos, k := range hk {
+			if q := quoteKey(k[levelWhitespace]); !m.used[h][pos] && len(q) >= 2 && !trivial(q) {
+				idx[q[:min(len(q), 4)]] = append(idx[q[:min(len(q), 4)]], occ{h, pos})
+			}
+		}
+	}
+	budget := maxRewrapTries
+	for i := 0; i < len(m.lines) && budget > 0; i++ {
+		q := quoteKey(m.keys[i][levelWhitespace])
+		if len(m.assign[i]) > 0 || len(q) < 2 || trivial(q) {
+			continue
+		}
+		var cands []occ
+		for n := 2; n <= min(len(q), 4); n++ { // written lines as short as the prefix, or sharing it
+			cands = append(cands, idx[q[:n]]...)
+		}
+		for _, o := range cands {
+			if m.used[o.h][o.pos] {
+				continue
+			}
+			if budget--; budget < 0 {
+				break
+			}
+			if j, b, ok := m.rewrap(i, o); ok {
+				ev := occ{o.h, o.pos}
+				for l := i; l <= j; l++ {
+					ev.pos = min(o.pos+(l-i), b)
+					m.assign[l] = append(m.assign[l], pick{ev, MatchRewrap})
+				}
+				for p := o.pos; p <= b; p++ {
+					m.used[o.h][p] = true
+				}
+				i = j
+				break
+			}
+		}
+	}
+}
+
+// rewrap extends line i and occurrence o line by line on whichever side
+// is shorter until both join to the same text; it returns the last line
+// and the last occurrence of the match.
+func (m *fileMatch) rewrap(i int, o occ) (int, int, bool) {
+	var ca, cb strings.Builder
+	j, b := i, o.pos
+	hk := m.hkeys[o.h]
+	joinKeys(&ca, quoteKey(m.keys[i][levelWhitespace]))
+	joinKeys(&cb, quoteKey(hk[b][levelWhitespace]))
+	for range 2 * maxRewrap {
+		a, w := finishKey(ca.String()), finishKey(cb.String())
+		switch {
+		case a == w:
+			if (j == i && b == o.pos) || len(a) < minRewrap || strings.Contains(m.gone, a) {
+				return 0, 0, false
+			}
+			return j, b, true
+		case len(a) < len(w):
+			if !strings.HasPrefix(w, a) || j-i >= maxRewrap || !m.adjacent(i, j+1) || len(m.assign[j+1]) > 0 {
+				return 0, 0, false
+			}
+			j++
+			joinKeys(&ca, quoteKey(m.keys[j][levelWhitespace]))
+		default:
+			if !strings.HasPrefix(a, w) || b-o.pos >= maxRewrap || b+1 >= len(hk) || m.used[o.h][b+1] {
+				return 0, 0, false
+			}
+			b++
+			joinKeys(&cb, quoteKey(hk[b][levelWhitespace]))
+		}
+	}
+	return 0, 0, false
+}
+
+// trivialPass attributes trivial lines next to a line an event wrote to
+// that event, repeated until nothing changes: the occurrence right beside
+// the neighbour's in its hunk when it fits, else any of the event's unused
+// occurrences of that text.
+func (m *fileMatch) trivialPass() {
+	type tkey struct {
+		ev, lvl int
+		key     string
+	}
+	idx := map[tkey][]occ{}
+	for h, hk := range m.hkeys {
+		for pos, k := range hk {
+			if trivial(k[levelExact]) {
+				for lvl := levelExact; lvl < nLevels; lvl++ {
+					t := tkey{m.hunks[h].Ev, lvl, k[lvl]}
+					idx[t] = append(idx[t], occ{h, pos})
+				}
+			}
+		}
+	}
+	fits := func(i int, o occ) (int, bool) {
+		if o.pos < 0 || o.pos >= len(m.hkeys[o.h]) || m.used[o.h][o.pos] {
+			return 0, false
+		}
+		hk := m.hkeys[o.h][o.pos]
+		if !trivial(hk[levelExact]) {
+			return 0, false
+		}
+		for lvl := levelExact; lvl < nLevels; lvl++ {
+			if hk[lvl] == m.keys[i][lvl] {
+				return lvl, true
+			}
+		}
+		return 0, false
+	}
+	anyOf := func(i, ev int) (occ, int, bool) {
+		for lvl := levelExact; lvl < nLevels; lvl++ {
+			t := tkey{ev, lvl, m.keys[i][lvl]}
+			list := idx[t]
+			for len(list) > 0 && m.used[list[0].h][list[0].pos] {
+				list = list[1:]
+			}
+			idx[t] = list
+			if len(list) > 0 {
+				return list[0], lvl, true
+			}
+		}
+		return occ{}, 0, false
 	}
 	for changed := true; changed; {
 		changed = false
-		for i := range lines {
-			if len(assign[i]) > 0 || !trivial(keys[i]) || len(idx[keys[i]]) == 0 {
+		for i := range m.lines {
+			if len(m.assign[i]) > 0 || !trivial(m.keys[i][levelExact]) {
 				continue
 			}
 			for _, j := range []int{i - 1, i + 1} {
-				if j < 0 || j >= len(lines) || lines[j].N-lines[i].N != j-i || len(assign[j]) == 0 {
+				if !m.adjacent(i, j) || len(m.assign[j]) == 0 {
 					continue
 				}
-				if both := b.take(keys[i], intersect(assign[j], idx[keys[i]])); len(both) > 0 {
-					assign[i], changed = both, true
+				for _, p := range m.assign[j] {
+					ev := m.ev(p.occ)
+					if m.hasEvent(i, ev) {
+						continue
+					}
+					next := occ{p.h, p.pos + (i - j)}
+					if lvl, ok := fits(i, next); ok {
+						m.take(i, next, levelKind[lvl], 0)
+					} else if o, lvl, ok := anyOf(i, ev); ok {
+						m.take(i, o, levelKind[lvl], 0)
+					}
+				}
+				if len(m.assign[i]) > 0 {
+					changed = true
 					break
 				}
 			}
 		}
 	}
-	return group(path, lines, assign, evs)
 }
 
-// budget counts, per text, how many more lines each event may match.
-type budget struct {
-	idx  map[string][]int
-	left map[string]map[int]int
-}
+// kindRank orders match kinds from the surest.
+var kindRank = map[string]int{MatchExactLine: 0, MatchWhitespace: 1, MatchFormatted: 2, MatchRewrap: 3}
 
-// take returns the distinct events of cands with matches left for key and
-// spends one of each.
-func (b *budget) take(key string, cands []int) []int {
-	left := b.left[key]
-	if left == nil {
-		left = map[int]int{}
-		for _, e := range b.idx[key] {
-			left[e]++
-		}
-		b.left[key] = left
-	}
-	var out []int
-	for _, e := range cands {
-		if left[e] > 0 && !slices.Contains(out, e) {
-			left[e]--
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-func intersect(a, b []int) []int {
-	var out []int
-	for _, x := range a {
-		if slices.Contains(b, x) {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
-// group folds per-line events into one record per (session, event set).
-func group(path string, lines []Line, assign [][]int, evs []EvRef) []Record {
+// records folds the attributed lines into one record per (session, event
+// set, match kind); a session's events on one line share the surest kind.
+func (m *fileMatch) records(path string, evs []EvRef) []Record {
 	type acc struct {
 		rec   Record
 		lines []int
 	}
 	by := map[string]*acc{}
 	var order []string
-	for i, set := range assign {
-		bySession := map[string][]string{}
+	for i, picks := range m.assign {
+		ids := map[string][]string{}
+		kind := map[string]string{}
+		first := map[string]EvRef{}
 		var sessions []string
-		for _, e := range set {
-			s := evs[e].SessionID
-			if _, ok := bySession[s]; !ok {
+		for _, p := range picks {
+			e := evs[m.ev(p.occ)]
+			s := e.SessionID
+			if _, ok := ids[s]; !ok {
 				sessions = append(sessions, s)
+				kind[s], first[s] = p.kind, e
 			}
-			bySession[s] = append(bySession[s], evs[e].EventID)
+			if !slices.Contains(ids[s], e.EventID) {
+				ids[s] = append(ids[s], e.EventID)
+			}
+			if kindRank[p.kind] < kindRank[kind[s]] {
+				kind[s] = p.kind
+			}
 		}
 		for _, s := range sessions {
-			ids := bySession[s]
-			slices.Sort(ids)
-			k := s + "\x00" + strings.Join(ids, ",")
+			slices.Sort(ids[s])
+			k := strings.Join([]string{s, strings.Join(ids[s], ","), kind[s]}, "\x00")
 			a := by[k]
 			if a == nil {
-				e := evs[set[0]]
-				for _, x := range set {
-					if evs[x].SessionID == s {
-						e = evs[x]
-						break
-					}
-				}
-				p := path
-				a = &acc{rec: Record{File: &p, CtxSessionID: s, CtxEventIDs: ids, Provider: e.Provider,
-					NativeSessionID: e.Native, Match: MatchExactLine}}
+				p, e := path, first[s]
+				a = &acc{rec: Record{File: &p, CtxSessionID: s, CtxEventIDs: ids[s], Provider: e.Provider,
+					NativeSessionID: e.Native, Match: kind[s]}}
 				by[k] = a
 				order = append(order, k)
 			}
-			a.lines = append(a.lines, lines[i].N)
+			a.lines = append(a.lines, m.lines[i].N)
 		}
 	}
 	out := make([]Record, 0, len(order))

@@ -21,6 +21,9 @@ const NoteVersion = 1
 // Match kinds of a record.
 const (
 	MatchExactLine     = "exact_line"     // the committed line equals a line the event wrote
+	MatchWhitespace    = "whitespace"     // equal once whitespace inside the line is set aside
+	MatchFormatted     = "formatted"      // equal once whitespace, quote style and trailing separators are set aside
+	MatchRewrap        = "rewrap"         // lines whose joined text equals the joined text of written lines
 	MatchSessionActive = "session_active" // the session worked in the repository, no line matched
 )
 
