@@ -1,12 +1,14 @@
 package blame
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -73,10 +75,13 @@ type world struct {
 	*sandbox
 	bin     string
 	clock   time.Time
-	writers map[string]writer // line text → writer
-	serial  int
-	claude  map[string]*agentLog
-	codex   map[string]*agentLog
+	writers map[string]writer // line text (or "tok:" + a line's token) → writer
+	// at pins the writer of lines by file and line number at HEAD, where
+	// text cannot tell (identical lines of two sessions, a copy of a file).
+	at     map[string]map[int]writer
+	serial int
+	claude map[string]*agentLog
+	codex  map[string]*agentLog
 }
 
 // agentLog is one agent session file being written.
@@ -97,7 +102,8 @@ func newWorld(t *testing.T) *world {
 	t.Setenv("CODEX_HOME", "")
 	t.Setenv("CLAUDE_CONFIG_DIR", "")
 	w := &world{sandbox: s, bin: bin, clock: time.Now().UTC().Add(-30 * 24 * time.Hour).Truncate(time.Second),
-		writers: map[string]writer{}, claude: map[string]*agentLog{}, codex: map[string]*agentLog{}}
+		writers: map[string]writer{}, at: map[string]map[int]writer{}, claude: map[string]*agentLog{},
+		codex: map[string]*agentLog{}}
 	w.ctx("hooks", "install")
 	w.human("README.md", nil, w.humanLines(2))
 	w.commit("init")
@@ -229,6 +235,9 @@ func (w *world) human(path string, anchor *string, add []string) {
 	w.put(path, file)
 	for _, l := range add {
 		w.writers[l] = writer{}
+		for _, t := range lineTokens(l) {
+			w.writers["tok:"+t] = writer{}
+		}
 	}
 }
 
@@ -242,6 +251,9 @@ func (w *world) humanReplace(path, old string) string {
 	}
 	file[i] = w.humanLines(1)[0]
 	w.writers[file[i]] = writer{}
+	for _, t := range lineTokens(file[i]) {
+		w.writers["tok:"+t] = writer{}
+	}
 	w.put(path, file)
 	return file[i]
 }
@@ -303,22 +315,24 @@ func (w *world) flush(l *agentLog) {
 }
 
 // claudeWrite has a Claude Code session create path with lines (Write).
-func (w *world) claudeWrite(native, path string, lines []string) {
+func (w *world) claudeWrite(native, path string, lines []string) writer {
 	w.t.Helper()
 	ev := w.claudeTool(native, "Write", map[string]any{"file_path": filepath.Join(w.dir, path),
 		"content": strings.Join(lines, "\n") + "\n"})
 	w.put(path, lines)
 	w.own(lines, ev)
+	return ev
 }
 
 // claudeEdit has a Claude Code session insert add after the line anchor
 // (an Edit whose old text is the anchor, so the anchor is context).
-func (w *world) claudeEdit(native, path, anchor string, add []string) {
+func (w *world) claudeEdit(native, path, anchor string, add []string) writer {
 	w.t.Helper()
 	ev := w.claudeTool(native, "Edit", map[string]any{"file_path": filepath.Join(w.dir, path),
 		"old_string": anchor, "new_string": strings.Join(append([]string{anchor}, add...), "\n")})
 	w.put(path, w.insertAfter(w.read(path), anchor, add))
 	w.own(add, ev)
+	return ev
 }
 
 // claudeReplace has a Claude Code session replace a block of lines.
@@ -349,10 +363,87 @@ func (w *world) claudeReplace(native, path string, old, add []string) {
 
 func (w *world) own(lines []string, ev writer) {
 	for _, l := range lines {
-		if prev, ok := w.writers[l]; ok && prev != ev && !prev.human() {
-			continue // written earlier; the earlier event keeps it
+		for _, k := range append([]string{l}, prefixed("tok:", lineTokens(l))...) {
+			if prev, ok := w.writers[k]; ok && prev != ev && !prev.human() {
+				continue // written earlier; the earlier event keeps it
+			}
+			w.writers[k] = ev
 		}
-		w.writers[l] = ev
+	}
+}
+
+// tokenRe finds the names the scenario's line makers give: who wrote a
+// line and its serial (claudeA12, codexB7, human3). A formatter may
+// re-space, re-quote or wrap a line; its pieces still carry the token.
+var tokenRe = regexp.MustCompile(`\b(?:claude[A-Z]|codex[A-Z]|human)[0-9]+`)
+
+func lineTokens(l string) []string { return tokenRe.FindAllString(l, -1) }
+
+func prefixed(p string, xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = p + x
+	}
+	return out
+}
+
+// writerAt is who wrote line n of file at HEAD: pinned by position; for a
+// line with no letter or digit, the writer of the line above (the brace
+// closes what it opened); else by its text, else by the token in it (a
+// line a formatter changed). Blank lines are not scored; a line the
+// scenario cannot place fails the test.
+func (w *world) writerAt(file string, n int, text string, above *writer) (who writer, unscored bool) {
+	w.t.Helper()
+	if who, ok := w.at[file][n]; ok {
+		return who, false
+	}
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return writer{}, true
+	}
+	toks := lineTokens(text)
+	if len(toks) == 0 && trivial(t) && above != nil {
+		return *above, false // a brace closes what the line above opened
+	}
+	if who, ok := w.writers[text]; ok {
+		return who, false
+	}
+	for _, t := range toks {
+		if who, ok := w.writers["tok:"+t]; ok {
+			return who, false
+		}
+	}
+	w.t.Fatalf("%s:%d %q: a line the scenario did not write", file, n, text)
+	return writer{}, true
+}
+
+// pin sets the writers of the lines of file at HEAD whose text is text, in
+// the order they appear.
+func (w *world) pin(file, text string, who ...writer) {
+	w.t.Helper()
+	var at []int
+	for i, l := range w.read(file) {
+		if l == text {
+			at = append(at, i+1)
+		}
+	}
+	if len(at) != len(who) {
+		w.t.Fatalf("%s: %d lines %q, want %d", file, len(at), text, len(who))
+	}
+	if w.at[file] == nil {
+		w.at[file] = map[int]writer{}
+	}
+	for k, n := range at {
+		w.at[file][n] = who[k]
+	}
+}
+
+// pinFile sets one writer for every line of file at HEAD.
+func (w *world) pinFile(file string, who writer) {
+	w.t.Helper()
+	w.at[file] = map[int]writer{}
+	for i := range w.read(file) {
+		w.at[file][i+1] = who
 	}
 }
 
@@ -408,23 +499,25 @@ func (w *world) codexPatch(native, patch, summary string) writer {
 }
 
 // codexAdd has a Codex session create path (apply_patch Add File).
-func (w *world) codexAdd(native, path string, lines []string) {
+func (w *world) codexAdd(native, path string, lines []string) writer {
 	w.t.Helper()
 	patch := "*** Begin Patch\n*** Add File: " + path + "\n+" + strings.Join(lines, "\n+") + "\n*** End Patch"
 	ev := w.codexPatch(native, patch, "A "+path)
 	w.put(path, lines)
 	w.own(lines, ev)
+	return ev
 }
 
 // codexInsert has a Codex session insert add after the line anchor
 // (apply_patch Update File with the anchor as context).
-func (w *world) codexInsert(native, path, anchor string, add []string) {
+func (w *world) codexInsert(native, path, anchor string, add []string) writer {
 	w.t.Helper()
 	patch := "*** Begin Patch\n*** Update File: " + path + "\n@@\n " + anchor + "\n+" + strings.Join(add, "\n+") +
 		"\n*** End Patch"
 	ev := w.codexPatch(native, patch, "M "+path)
 	w.put(path, w.insertAfter(w.read(path), anchor, add))
 	w.own(add, ev)
+	return ev
 }
 
 // score is the suite's tally over lines.
@@ -432,9 +525,16 @@ type score struct {
 	agentLines, humanLines int
 	predicted, correct     int
 	humanWithEvidence      int
+	kinds                  map[string]int // match kinds of the lines attributed right
 }
 
 func (s *score) add(o score) {
+	for k, n := range o.kinds {
+		if s.kinds == nil {
+			s.kinds = map[string]int{}
+		}
+		s.kinds[k] += n
+	}
 	s.agentLines += o.agentLines
 	s.humanLines += o.humanLines
 	s.predicted += o.predicted
@@ -464,6 +564,9 @@ func (w *world) check() score {
 	w.t.Helper()
 	var sc score
 	for _, f := range strings.Fields(w.git("ls-files")) {
+		if b, err := os.ReadFile(filepath.Join(w.dir, f)); err == nil && bytes.IndexByte(b, 0) >= 0 {
+			continue // binary: blame refuses it, nobody's lines are in it
+		}
 		var v FileView
 		if err := json.Unmarshal([]byte(w.ctx("blame", f, "--format", "json")), &v); err != nil {
 			w.t.Fatalf("blame %s: %v", f, err)
@@ -471,11 +574,13 @@ func (w *world) check() score {
 		for _, p := range v.Problems {
 			w.t.Errorf("blame %s: problem %s", f, p)
 		}
+		var above *writer
 		for _, l := range v.Lines {
-			who, ok := w.writers[l.Text]
-			if !ok {
-				w.t.Fatalf("%s:%d %q: a line the scenario did not write", f, l.Line, l.Text)
+			who, unscored := w.writerAt(f, l.Line, l.Text, above)
+			if unscored {
+				continue
 			}
+			above = &who
 			if who.human() {
 				sc.humanLines++
 				if len(l.Evidence) > 0 {
@@ -497,6 +602,10 @@ func (w *world) check() score {
 			}
 			if right {
 				sc.correct++
+				if sc.kinds == nil {
+					sc.kinds = map[string]int{}
+				}
+				sc.kinds[l.Evidence[0].Match]++
 			} else {
 				w.t.Errorf("%s:%d %q: evidence %+v, want %s", f, l.Line, l.Text, l.Evidence, who.Event)
 			}

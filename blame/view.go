@@ -54,9 +54,19 @@ type blameResult struct {
 	err error
 }
 
+// FollowFlags are the git blame options ctx blame adds to follow a line
+// to the commit that wrote its text: through whitespace-only changes (-w,
+// a formatter's later pass), moves within the file (-M) and moves from
+// other files the same commit changed (-C: a function moved to another
+// file, a file split in two). The origin git names (commit, path, line)
+// is where the note's record is. Not -C -C: it also looks in every file of
+// the commit that creates a file, so text an agent writes into a new file
+// that a human had typed elsewhere before goes to the human's commit.
+var FollowFlags = []string{"-w", "-M", "-C"}
+
 // blameArgs are the arguments of git blame for req's lines of path.
 func (req *FileRequest) blameArgs(path string) []string {
-	args := []string{"blame", "--porcelain"}
+	args := append([]string{"blame", "--porcelain"}, FollowFlags...)
 	if req.Start > 0 {
 		end := ""
 		if req.End > 0 {
