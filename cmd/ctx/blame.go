@@ -144,9 +144,9 @@ func printFileBlame(env *Env, f *format, v *blame.FileView) error {
 		fmt.Fprintln(env.Stderr, "ctx blame:", p)
 	}
 	for _, l := range v.Lines {
-		who := "-"
+		who, kind := "-", "-"
 		if len(l.Evidence) > 0 {
-			who = evidenceLabel(&l.Evidence[0])
+			who, kind = evidenceLabel(&l.Evidence[0]), clean(l.Evidence[0].Match)
 			if n := len(l.Evidence); n > 1 {
 				who += fmt.Sprintf(" (+%d)", n-1)
 			}
@@ -155,7 +155,7 @@ func printFileBlame(env *Env, f *format, v *blame.FileView) error {
 		if l.Shallow { // as git blame marks a boundary commit
 			id = "^" + id[:len(id)-1]
 		}
-		fmt.Fprintf(w, "%s %5d  %-44s %s\n", id, l.Line, who, clean(l.Text))
+		fmt.Fprintf(w, "%s %5d  %-44s %-10s %s\n", id, l.Line, who, kind, clean(l.Text))
 	}
 	return nil
 }
@@ -188,7 +188,7 @@ func printCommitBlame(env *Env, f *format, v *blame.CommitView) error {
 		fmt.Fprintln(w, " ", fe.File)
 		for _, r := range fe.Records {
 			for _, e := range r.Evidence {
-				fmt.Fprintf(w, "    lines %s  %s %s\n", rangesText(r.Lines), evidenceLabel(&e), oneLine(e.Excerpt))
+				fmt.Fprintf(w, "    lines %s  %s %s  %s\n", rangesText(r.Lines), evidenceLabel(&e), clean(e.Match), oneLine(e.Excerpt))
 			}
 		}
 	}
