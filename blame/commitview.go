@@ -45,7 +45,10 @@ func BlameCommit(ctx context.Context, repo *Repo, rev string, rs *Resolver) (*Co
 	}
 	v := &CommitView{Commit: c.ID, Subject: c.Subject, Files: []FileEvidence{}, Sessions: []Evidence{}, Problems: problems}
 	n, err := repo.ReadNote(ctx, c.ID)
-	if err != nil {
+	switch {
+	case errors.Is(err, ErrNewerNote) && n != nil:
+		v.Problems = append(v.Problems, fmt.Sprintf("note of commit %s read in part: %v", short(c.ID), err))
+	case err != nil:
 		v.Problems = append(v.Problems, fmt.Sprintf("note of commit %s ignored: %v", short(c.ID), err))
 		return v, nil
 	}

@@ -7,13 +7,18 @@
 //     (git diff-tree -U0 -M), numbered in the commit's own version.
 //   - Written lines: the trimmed lines an agent edit event wrote: a write's
 //     content, an edit's new text less the lines its old text already had,
-//     a patch's + lines. Trivial lines (no letter or digit) match only next
-//     to an added line the same event wrote.
+//     a patch's + lines, kept in the runs (hunks) the event wrote them in.
+//     Trivial lines (no letter or digit) match only next to an added line
+//     the same event wrote.
+//   - Match kind: how an added line equals a written one: exact_line
+//     (trimmed), whitespace, formatted (quotes, trailing separators) or
+//     rewrap (joined across line breaks); identical lines go by position
+//     in their hunks (match.go, normalize.go).
 //   - Window: events since the parent commit's time less a margin (all
 //     events for a root commit), of sessions whose workspace is the
 //     repository or below it, or that touched a file in it.
 //   - Record: one note line naming the lines of one file that one session's
-//     events wrote (match exact_line), or a session active in the window
+//     events wrote (with a match kind), or a session active in the window
 //     with no matching line (file null, match session_active).
 //   - Carry: a record moves from an old commit to a new one (post-rewrite
 //     pairs; at post-commit, a cherry-pick's source or the commits a squash

@@ -80,8 +80,10 @@ func (r *Record) LineCount() int {
 
 // ParseNote reads a note. Header lines may repeat (notes concatenated by
 // git notes merge -s cat_sort_uniq or notes.rewriteMode=concatenate);
-// blank lines are skipped. A note without a valid header is ErrBadNote, one
-// with a newer version ErrNewerNote.
+// blank lines are skipped. A note without a valid header is ErrBadNote.
+// A note with a newer version is ErrNewerNote together with the records
+// this version understands (readNewer): blame shows those, nothing
+// rewrites the note.
 func ParseNote(data []byte) (*Note, error) {
 	n := &Note{}
 	sawHeader := false
@@ -102,7 +104,7 @@ func ParseNote(data []byte) (*Note, error) {
 				return nil, fmt.Errorf("%w: line %d has a bad header", ErrBadNote, i)
 			}
 			if h.CtxNotes > NoteVersion {
-				return nil, fmt.Errorf("%w (format %d, this ctx reads %d): upgrade ctx", ErrNewerNote, h.CtxNotes, NoteVersion)
+				return readNewer(data, h.CtxNotes)
 			}
 			sawHeader = true
 			continue
@@ -120,6 +122,47 @@ func ParseNote(data []byte) (*Note, error) {
 		return nil, fmt.Errorf("%w: no {\"ctx_notes\":%d} header", ErrBadNote, NoteVersion)
 	}
 	return n, nil
+}
+
+// knownKinds are the match kinds this version writes and reads.
+var knownKinds = map[string]bool{MatchExactLine: true, MatchWhitespace: true, MatchFormatted: true,
+	MatchRewrap: true, MatchSessionActive: true}
+
+// readNewer reads a note of a newer format as far as this version
+// understands it: the lines that are records of the shape it knows (a
+// session, a known match kind, a file with line ranges or none), ignoring
+// unknown fields, headers and anything else. It returns them with
+// ErrNewerNote saying how many of the note's lines were left out.
+func readNewer(data []byte, version int) (*Note, error) {
+	n := &Note{}
+	left := 0
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || bytes.Contains(line, []byte(`"ctx_notes"`)) {
+			continue
+		}
+		var r Record
+		if json.Unmarshal(line, &r) != nil || !r.understood() {
+			left++
+			continue
+		}
+		n.Records = append(n.Records, r)
+	}
+	return n, fmt.Errorf("%w (format %d, this ctx reads %d; %d records read, %d lines left out): upgrade ctx",
+		ErrNewerNote, version, NoteVersion, len(n.Records), left)
+}
+
+// understood reports whether a record has the shape this version reads.
+func (r *Record) understood() bool {
+	if r.CtxSessionID == "" || !knownKinds[r.Match] || (r.File == nil) != (len(r.Lines) == 0) {
+		return false
+	}
+	for _, rg := range r.Lines {
+		if rg[0] < 1 || rg[1] < rg[0] {
+			return false
+		}
+	}
+	return true
 }
 
 // Encode writes the note: the header, then records sorted by file and

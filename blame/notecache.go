@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -68,9 +69,14 @@ func (nc *NoteCache) Load(ctx context.Context, commits []string) error {
 		n, err := parseNoteFast(data)
 		if err != nil {
 			p := fmt.Sprintf("note of commit %s ignored: %v", short(c), err)
+			if errors.Is(err, ErrNewerNote) && n != nil {
+				p = fmt.Sprintf("note of commit %s read in part: %v", short(c), err)
+			}
 			nc.Problems = append(nc.Problems, p)
 			nc.problem[c] = p
-			continue
+			if n == nil {
+				continue
+			}
 		}
 		nc.notes[c] = Dedupe(n) // a cat_sort_uniq merge may repeat a record
 	}
