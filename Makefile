@@ -13,7 +13,7 @@ build:
 test:
 	$(GO) mod download
 	$(GO) vet $(PKGS)
-	$(GO) test -count=1 $(PKGS)
+	$(GO) test -count=1 -timeout 30m $(PKGS)
 	$(GO) test -count=1 -race ./objects/ ./refs/ ./ingest/ ./index/
 
 bench: build

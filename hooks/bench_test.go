@@ -23,7 +23,15 @@ import (
 // build of ctx instead (to compare versions).
 //
 //	go test ./hooks/ -run '^$' -bench PostCommitHook -benchtime 11x
-func BenchmarkPostCommitHook(b *testing.B) {
+func BenchmarkPostCommitHook(b *testing.B) { benchHook(b, 100, 30, 1) }
+
+// BenchmarkPostCommitHookLarge is the same on the commit of issue 19: 60
+// files, 2,400 lines, three current sessions (each wrote 20 files).
+//
+//	go test ./hooks/ -run '^$' -bench PostCommitHookLarge -benchtime 21x
+func BenchmarkPostCommitHookLarge(b *testing.B) { benchHook(b, 60, 40, 3) }
+
+func benchHook(b *testing.B, files, lines, sessions int) {
 	bin := os.Getenv("CTX_BENCH_BIN")
 	if bin == "" {
 		bin = filepath.Join(b.TempDir(), "ctx")
@@ -66,23 +74,25 @@ func BenchmarkPostCommitHook(b *testing.B) {
 	}
 	run(repo, "git", "add", "-A")
 	run(repo, "git", "commit", "-q", "-m", "init")
-	var calls []benchCall
-	for f := range 100 {
+	calls := make([][]benchCall, sessions)
+	for f := range files {
 		var body strings.Builder
 		fmt.Fprintf(&body, "package gen\n\n")
-		for l := 3; l <= 30; l++ {
+		for l := 3; l <= lines; l++ {
 			fmt.Fprintf(&body, "var v%03d_%02d = %d // generated line\n", f, l, f*100+l)
 		}
 		p := filepath.Join(repo, fmt.Sprintf("gen%03d.go", f))
 		if err := os.WriteFile(p, []byte(body.String()), 0o600); err != nil {
 			b.Fatal(err)
 		}
-		calls = append(calls, benchCall{"Write", map[string]any{"file_path": p, "content": body.String()}})
+		calls[f%sessions] = append(calls[f%sessions], benchCall{"Write", map[string]any{"file_path": p, "content": body.String()}})
 	}
-	writeClaude(b, home, repo, "11111111-2222-4333-8444-555555555555", time.Now(), calls)
+	for k, c := range calls {
+		writeClaude(b, home, repo, fmt.Sprintf("11111111-2222-4333-8444-%012d", k), time.Now(), c)
+	}
 	run(repo, bin, "import")
 	run(repo, "git", "add", "-A")
-	run(repo, "git", "commit", "-q", "-m", "100 files")
+	run(repo, "git", "commit", "-q", "-m", fmt.Sprintf("%d files", files))
 
 	var ds []time.Duration
 	for b.Loop() {
@@ -94,7 +104,7 @@ func BenchmarkPostCommitHook(b *testing.B) {
 	cmd := exec.Command("git", "notes", "--ref", "ctx", "show", "HEAD")
 	cmd.Dir, cmd.Env = repo, env
 	note, err := cmd.Output()
-	if err != nil || bytes.Count(note, []byte(`"match":"exact_line"`)) != 100 {
+	if err != nil || bytes.Count(note, []byte(`"match":"exact_line"`)) != files {
 		b.Fatalf("note: %v\n%.400s", err, note)
 	}
 	slices.Sort(ds)
