@@ -34,24 +34,59 @@ type State struct {
 // ReflogEntry is one line of HEAD's reflog.
 type ReflogEntry struct{ Old, New, Msg string }
 
-// State reads the repository's in-progress state.
-func (r *Repo) State(ctx context.Context) (*State, error) {
-	names := []string{"rebase-merge", "rebase-apply", "CHERRY_PICK_HEAD", "ORIG_HEAD", "logs/HEAD"}
-	args := []string{"rev-parse"}
-	for _, n := range names {
+// stateNames are the git paths State reads.
+var stateNames = []string{"rebase-merge", "rebase-apply", "CHERRY_PICK_HEAD", "ORIG_HEAD", "logs/HEAD"}
+
+func stateArgs() []string {
+	var args []string
+	for _, n := range stateNames {
 		args = append(args, "--git-path", n)
 	}
+	return args
+}
+
+// State reads the repository's in-progress state.
+func (r *Repo) State(ctx context.Context) (*State, error) {
+	args := append([]string{"rev-parse"}, stateArgs()...)
 	out, err := r.Git(ctx, args...)
 	if err != nil {
 		return nil, err
 	}
 	paths := strings.Split(strings.TrimRight(out, "\n"), "\n")
-	if len(paths) != len(names) {
+	if len(paths) != len(stateNames) {
 		return nil, &GitError{Args: args, Stderr: "unexpected output: " + out}
 	}
+	return readState(paths, r.Root), nil
+}
+
+// OpenRepoState is OpenRepo and State with one git process: what
+// post-commit needs first.
+func OpenRepoState(ctx context.Context, dir string) (*Repo, *State, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("repository %s: %w", dir, err)
+	}
+	args := append([]string{"rev-parse", "--show-toplevel", "--git-common-dir"}, stateArgs()...)
+	out, err := gitOut(ctx, abs, nil, args...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", abs, ErrNotRepo)
+	}
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(lines) != 2+len(stateNames) {
+		return nil, nil, &GitError{Args: args, Stderr: "unexpected output: " + out}
+	}
+	r := &Repo{Root: strings.TrimSpace(lines[0]), common: strings.TrimSpace(lines[1])}
+	if !filepath.IsAbs(r.common) {
+		r.common = filepath.Join(abs, r.common)
+	}
+	return r, readState(lines[2:], abs), nil
+}
+
+// readState reads the state files at paths (relative ones against base).
+func readState(paths []string, base string) *State {
 	for i, p := range paths {
 		if !filepath.IsAbs(p) {
-			paths[i] = filepath.Join(r.Root, p)
+			paths[i] = filepath.Join(base, p)
 		}
 	}
 	st := &State{}
@@ -63,7 +98,7 @@ func (r *Repo) State(ctx context.Context) (*State, error) {
 	st.CherryPickHead = readID(paths[2])
 	st.OrigHead = readID(paths[3])
 	st.Reflog = reflogTail(paths[4])
-	return st, nil
+	return st
 }
 
 // InRebase reports whether a rebase is in progress (post-commit then leaves

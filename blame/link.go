@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"ctx/core"
@@ -136,6 +137,13 @@ func carryFrom(ctx context.Context, repo *Repo, c *CommitInfo, added *Added, src
 func writeMerged(ctx context.Context, repo *Repo, commit string, n *Note, logf func(string, ...any)) (*Note, error) {
 	if len(n.Records) == 0 {
 		return nil, nil
+	}
+	// A new commit has no note yet: adding without -f either writes it with
+	// one git process or fails because a note is there, to be merged.
+	if _, err := repo.GitIn(ctx, n.Encode(), "notes", "--ref", NotesRef, "add", "-F", "-", commit); err == nil {
+		return n, nil
+	} else if ge := (*GitError)(nil); !errors.As(err, &ge) || !strings.Contains(ge.Stderr, "existing notes") {
+		return nil, err
 	}
 	old, err := repo.ReadNote(ctx, commit)
 	switch {

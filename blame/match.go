@@ -106,9 +106,9 @@ func newFileMatch(lines []Line, removed [][]string, hunks []Hunk) *fileMatch {
 		for _, l := range run {
 			k := keysOf(strings.TrimSpace(l))
 			for lvl := levelWhitespace; lvl < nLevels; lvl++ {
-				m.veto[lvl][k[lvl]] = true
+				m.veto[lvl][k.at(lvl)] = true
 			}
-			joinKeys(&b, quoteKey(k[levelWhitespace]))
+			joinKeys(&b, quoteKey(k.at(levelWhitespace)))
 		}
 		gone.WriteString(finishKey(b.String()))
 		gone.WriteByte('\n')
@@ -156,14 +156,14 @@ func (m *fileMatch) place(i int, o occ) int {
 	s := 0
 	for d := 1; d <= maxContext; d++ {
 		j, p := i-d, o.pos-d
-		if p < 0 || !m.adjacent(i, j) || m.keys[j][levelFormatted] != hk[p][levelFormatted] {
+		if p < 0 || !m.adjacent(i, j) || !near(&m.keys[j], &hk[p]) {
 			break
 		}
 		s++
 	}
 	for d := 1; d <= maxContext; d++ {
 		j, p := i+d, o.pos+d
-		if p >= len(hk) || !m.adjacent(i, j) || m.keys[j][levelFormatted] != hk[p][levelFormatted] {
+		if p >= len(hk) || !m.adjacent(i, j) || !near(&m.keys[j], &hk[p]) {
 			break
 		}
 		s++
@@ -176,17 +176,23 @@ func (m *fileMatch) place(i int, o occ) int {
 func (m *fileMatch) pass(lvl int) {
 	idx := map[string][]occ{}
 	for h, hk := range m.hkeys {
-		for pos, k := range hk {
-			if !m.used[h][pos] && !trivial(k[levelExact]) {
-				idx[k[lvl]] = append(idx[k[lvl]], occ{h, pos})
+		for pos := range hk {
+			if k := &hk[pos]; !m.used[h][pos] && !trivial(k.k[levelExact]) {
+				idx[k.at(lvl)] = append(idx[k.at(lvl)], occ{h, pos})
 			}
 		}
+	}
+	if len(idx) == 0 {
+		return
 	}
 	groups := map[string][]int{}
 	var order []string
 	for i := range m.lines {
-		k := m.keys[i][lvl]
-		if len(m.assign[i]) > 0 || trivial(m.keys[i][levelExact]) || len(idx[k]) == 0 || (lvl > levelExact && m.veto[lvl][k]) {
+		if len(m.assign[i]) > 0 || trivial(m.keys[i].k[levelExact]) {
+			continue
+		}
+		k := m.keys[i].at(lvl)
+		if len(idx[k]) == 0 || (lvl > levelExact && m.veto[lvl][k]) {
 			continue
 		}
 		if groups[k] == nil {
@@ -242,23 +248,40 @@ func (m *fileMatch) assignGroup(lines []int, occs []occ, kind string) {
 // same text once joined (formatted keys), at least one side has several
 // lines, and the text is not one the commit removed from the file.
 func (m *fileMatch) rewrapPass() {
-	idx := map[string][]occ{}
+	// Written lines by their first two bytes (all), their first four (those
+	// as long) and their whole text (those shorter): a committed line finds
+	// the written lines it may start, or be started by, without a scan.
+	idx2, idx4, short := map[string][]occ{}, map[string][]occ{}, map[string][]occ{}
 	for h, hk := range m.hkeys {
-		for pos, k := range hk {
-			if q := quoteKey(k[levelWhitespace]); !m.used[h][pos] && len(q) >= 2 && !trivial(q) {
-				idx[q[:min(len(q), 4)]] = append(idx[q[:min(len(q), 4)]], occ{h, pos})
+		for pos := range hk {
+			if m.used[h][pos] {
+				continue
+			}
+			q := quoteKey(hk[pos].at(levelWhitespace))
+			if len(q) < 2 || trivial(q) {
+				continue
+			}
+			o := occ{h, pos}
+			idx2[q[:2]] = append(idx2[q[:2]], o)
+			if len(q) >= 4 {
+				idx4[q[:4]] = append(idx4[q[:4]], o)
+			} else {
+				short[q] = append(short[q], o)
 			}
 		}
 	}
 	budget := maxRewrapTries
 	for i := 0; i < len(m.lines) && budget > 0; i++ {
-		q := quoteKey(m.keys[i][levelWhitespace])
-		if len(m.assign[i]) > 0 || len(q) < 2 || trivial(q) {
+		if len(m.assign[i]) > 0 {
 			continue
 		}
-		var cands []occ
-		for n := 2; n <= min(len(q), 4); n++ { // written lines as short as the prefix, or sharing it
-			cands = append(cands, idx[q[:n]]...)
+		q := quoteKey(m.keys[i].at(levelWhitespace))
+		if len(q) < 2 || trivial(q) {
+			continue
+		}
+		cands := idx2[q[:2]]
+		if len(q) >= 4 {
+			cands = append(append(slices.Clone(idx4[q[:4]]), short[q[:2]]...), short[q[:3]]...)
 		}
 		for _, o := range cands {
 			if m.used[o.h][o.pos] {
@@ -290,8 +313,8 @@ func (m *fileMatch) rewrap(i int, o occ) (int, int, bool) {
 	var ca, cb strings.Builder
 	j, b := i, o.pos
 	hk := m.hkeys[o.h]
-	joinKeys(&ca, quoteKey(m.keys[i][levelWhitespace]))
-	joinKeys(&cb, quoteKey(hk[b][levelWhitespace]))
+	joinKeys(&ca, quoteKey(m.keys[i].at(levelWhitespace)))
+	joinKeys(&cb, quoteKey(hk[b].at(levelWhitespace)))
 	for range 2 * maxRewrap {
 		a, w := finishKey(ca.String()), finishKey(cb.String())
 		switch {
@@ -305,13 +328,13 @@ func (m *fileMatch) rewrap(i int, o occ) (int, int, bool) {
 				return 0, 0, false
 			}
 			j++
-			joinKeys(&ca, quoteKey(m.keys[j][levelWhitespace]))
+			joinKeys(&ca, quoteKey(m.keys[j].at(levelWhitespace)))
 		default:
 			if !strings.HasPrefix(a, w) || b-o.pos >= maxRewrap || b+1 >= len(hk) || m.used[o.h][b+1] {
 				return 0, 0, false
 			}
 			b++
-			joinKeys(&cb, quoteKey(hk[b][levelWhitespace]))
+			joinKeys(&cb, quoteKey(hk[b].at(levelWhitespace)))
 		}
 	}
 	return 0, 0, false
@@ -328,10 +351,10 @@ func (m *fileMatch) trivialPass() {
 	}
 	idx := map[tkey][]occ{}
 	for h, hk := range m.hkeys {
-		for pos, k := range hk {
-			if trivial(k[levelExact]) {
+		for pos := range hk {
+			if k := &hk[pos]; trivial(k.k[levelExact]) {
 				for lvl := levelExact; lvl < nLevels; lvl++ {
-					t := tkey{m.hunks[h].Ev, lvl, k[lvl]}
+					t := tkey{m.hunks[h].Ev, lvl, k.at(lvl)}
 					idx[t] = append(idx[t], occ{h, pos})
 				}
 			}
@@ -341,12 +364,12 @@ func (m *fileMatch) trivialPass() {
 		if o.pos < 0 || o.pos >= len(m.hkeys[o.h]) || m.used[o.h][o.pos] {
 			return 0, false
 		}
-		hk := m.hkeys[o.h][o.pos]
-		if !trivial(hk[levelExact]) {
+		hk := &m.hkeys[o.h][o.pos]
+		if !trivial(hk.k[levelExact]) {
 			return 0, false
 		}
 		for lvl := levelExact; lvl < nLevels; lvl++ {
-			if hk[lvl] == m.keys[i][lvl] {
+			if hk.at(lvl) == m.keys[i].at(lvl) {
 				return lvl, true
 			}
 		}
@@ -354,7 +377,7 @@ func (m *fileMatch) trivialPass() {
 	}
 	anyOf := func(i, ev int) (occ, int, bool) {
 		for lvl := levelExact; lvl < nLevels; lvl++ {
-			t := tkey{ev, lvl, m.keys[i][lvl]}
+			t := tkey{ev, lvl, m.keys[i].at(lvl)}
 			list := idx[t]
 			for len(list) > 0 && m.used[list[0].h][list[0].pos] {
 				list = list[1:]
@@ -369,7 +392,7 @@ func (m *fileMatch) trivialPass() {
 	for changed := true; changed; {
 		changed = false
 		for i := range m.lines {
-			if len(m.assign[i]) > 0 || !trivial(m.keys[i][levelExact]) {
+			if len(m.assign[i]) > 0 || !trivial(m.keys[i].k[levelExact]) {
 				continue
 			}
 			for _, j := range []int{i - 1, i + 1} {

@@ -18,12 +18,27 @@ const (
 // levelKind is the match kind a level records.
 var levelKind = [nLevels]string{MatchExactLine, MatchWhitespace, MatchFormatted}
 
-// lineKeys are a line's keys at every level.
-type lineKeys [nLevels]string
+// lineKeys are a line's keys at every level, the looser ones worked out
+// when first asked for (most lines of a commit match exactly).
+type lineKeys struct {
+	k    [nLevels]string
+	done bool
+}
 
-func keysOf(trimmed string) lineKeys {
-	sp := spaceKey(trimmed)
-	return lineKeys{trimmed, sp, finishKey(quoteKey(sp))}
+func keysOf(trimmed string) lineKeys { return lineKeys{k: [nLevels]string{trimmed}} }
+
+// at returns the key at level lvl.
+func (k *lineKeys) at(lvl int) string {
+	if lvl > levelExact && !k.done {
+		sp := spaceKey(k.k[levelExact])
+		k.k[levelWhitespace], k.k[levelFormatted], k.done = sp, finishKey(quoteKey(sp)), true
+	}
+	return k.k[lvl]
+}
+
+// near reports whether two lines agree as neighbours (formatted keys).
+func near(a, b *lineKeys) bool {
+	return a.k[levelExact] == b.k[levelExact] || a.at(levelFormatted) == b.at(levelFormatted)
 }
 
 func isWord(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }

@@ -43,7 +43,14 @@ func (o *RunOptions) now() time.Time {
 }
 
 func run(ctx context.Context, opts RunOptions) error {
-	repo, err := blame.OpenRepo(ctx, opts.Dir)
+	var repo *blame.Repo
+	var st *blame.State
+	var err error
+	if opts.Hook == "post-commit" {
+		repo, st, err = blame.OpenRepoState(ctx, opts.Dir) // one git process for both
+	} else {
+		repo, err = blame.OpenRepo(ctx, opts.Dir)
+	}
 	if err != nil {
 		return err
 	}
@@ -54,15 +61,11 @@ func run(ctx context.Context, opts RunOptions) error {
 		Log: func(s string) { logf("%s", s) }}
 	switch opts.Hook {
 	case "post-commit":
-		st, err := repo.State(ctx)
-		if err != nil {
-			return err
-		}
 		if st.InRebase {
 			return nil // post-rewrite carries the notes when the rebase ends
 		}
 		lo.State = st
-		_, err = blame.Link(ctx, repo, "HEAD", lo)
+		_, err := blame.Link(ctx, repo, "HEAD", lo)
 		return err
 	case "post-rewrite":
 		if opts.Stdin == nil {
