@@ -107,7 +107,7 @@ func benchHook(b *testing.B, files, lines, sessions int) {
 	for b.Loop() {
 		// Each run is the hook of a new commit, which has no note yet.
 		b.StopTimer()
-		exec.Command("git", "-C", repo, "notes", "--ref", "ctx", "remove", "--ignore-missing", "HEAD").Run()
+		run(repo, "git", "notes", "--ref", "ctx", "remove", "--ignore-missing", "HEAD")
 		b.StartTimer()
 		t0 := time.Now()
 		cmd := exec.Command(bin, "hooks", "run", "post-commit")
