@@ -84,7 +84,8 @@ func TestAttributionDriftBadInput(t *testing.T) {
 				}
 				return ls
 			}
-			w.human("h.go", nil, indent(append([]string{"package drift"}, w.messyHuman(20)...)))
+			header := w.unit("human", 1, func(name string, _ int) []string { return []string{"package drift // " + name} })
+			w.human("h.go", nil, indent(append(header, w.messyHuman(20)...)))
 			w.commit("h, by hand")
 			w.tick(day)
 			w.claudeWrite(claudeA, "a.go", indent(append(w.goHeader("claudeA"), w.goFuncs("claudeA", 10, true)...)))
