@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"sync"
 
 	"ctx/core"
 	"ctx/index"
@@ -67,13 +68,23 @@ func (r *run) importFile(ctx context.Context, j job, docs chan<- index.Doc) erro
 	return nil
 }
 
+// storeSession stores one parsed session. The same session can come from
+// two files (a configured backup of ~/.claude, a symlinked duplicate):
+// the copies are stored one at a time, the version stored earlier (in
+// this run too, so read through the batch) is the previous one, and a copy
+// from another file holding no more events than it does not replace it.
 func (r *run) storeSession(ctx context.Context, ps *core.ParsedSession, docs chan<- index.Doc) error {
+	unlock := r.lockSession(ps.Session.ID)
+	defer unlock()
 	var prevChunks []core.ChunkRef
 	r.mu.Lock()
 	prevEntry, existed := r.st.tree[ps.Session.ID]
 	r.mu.Unlock()
+	if existed && prevEntry.SourceKey != ps.Session.Source.Path && len(ps.Events) <= prevEntry.Events {
+		return nil
+	}
 	if existed {
-		so, err := core.LoadSession(r.store, prevEntry.Object)
+		so, err := core.LoadSession(r.batch, prevEntry.Object)
 		if err != nil {
 			return err
 		}
@@ -135,7 +146,7 @@ func (r *run) tombstones(ps *core.ParsedSession, w core.WrittenSession) (map[cor
 			all[e.ID] = true
 		}
 		for _, ref := range w.Replaced {
-			c, err := core.LoadChunk(r.store, ref.ID)
+			c, err := core.LoadChunk(r.batch, ref.ID)
 			if err != nil {
 				return nil, err
 			}
@@ -157,4 +168,13 @@ func (r *run) tombstones(ps *core.ParsedSession, w core.WrittenSession) (map[cor
 	}
 	r.mu.Unlock()
 	return out, nil
+}
+
+// lockSession serializes the storing of one session id across workers and
+// returns the unlock.
+func (r *run) lockSession(id core.SessionID) func() {
+	m, _ := r.sessions.LoadOrStore(id, new(sync.Mutex))
+	mu := m.(*sync.Mutex)
+	mu.Lock()
+	return mu.Unlock
 }

@@ -300,6 +300,7 @@ type run struct {
 	changedMissing bool
 	newShards      []index.ShardMeta
 	indexedChunks  []core.IndexedChunk // the chunks whose events went to newShards
+	sessions       sync.Map            // core.SessionID → *sync.Mutex (see lockSession)
 	mu             sync.Mutex
 }
 
