@@ -17,6 +17,7 @@ const (
 	ProblemEmptyFile       = "empty_file"       // a history file with no records
 	ProblemUnsupportedRoot = "unsupported_root" // a configured root of a provider that has no root layout
 	ProblemPluginFailed    = "plugin_failed"    // a plugin command failed, timed out or printed a bad header
+	ProblemNotRegular      = "not_regular"      // a FIFO, socket or device named like a history file (never opened for reading)
 )
 
 // Problem is one counted import issue.

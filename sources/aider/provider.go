@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"ctx/core"
+	"ctx/sources/regular"
 )
 
 // ProviderID is the provider id of Aider histories.
@@ -76,7 +77,7 @@ func FindInRepo(repoDir string) (core.SourceFile, bool) {
 // Parse reads one chat log. It fails only when the file cannot be opened or
 // read; an error for a file that vanished wraps fs.ErrNotExist.
 func (*Provider) Parse(f core.SourceFile) (core.ParseResult, error) {
-	fh, err := os.Open(f.Path)
+	fh, err := regular.Open(f.Path)
 	if err != nil {
 		return core.ParseResult{}, fmt.Errorf("aider: open chat history: %w", err)
 	}

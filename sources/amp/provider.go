@@ -14,6 +14,7 @@ import (
 
 	"ctx/core"
 	"ctx/sources/jsonx"
+	"ctx/sources/regular"
 )
 
 // ProviderAmp is the provider id.
@@ -91,7 +92,7 @@ func isThread(name string) bool {
 // Parse reads one thread file. It fails only when the file cannot be read;
 // an error for a file that vanished wraps fs.ErrNotExist.
 func (*Provider) Parse(f core.SourceFile) (core.ParseResult, error) {
-	data, err := os.ReadFile(f.Path)
+	data, err := regular.ReadFile(f.Path)
 	if err != nil {
 		return core.ParseResult{}, fmt.Errorf("amp: read thread: %w", err)
 	}

@@ -80,7 +80,7 @@ func (d *discovery) subagents(dir string) {
 }
 
 func (d *discovery) addFile(path string, e fs.DirEntry) {
-	if e.Type().IsRegular() || (e.Type()&fs.ModeSymlink != 0 && !d.IsDir(path, e)) {
+	if d.IsFile(path, e) {
 		d.files = append(d.files, core.SourceFile{Provider: core.ProviderClaude, Path: path})
 	}
 }

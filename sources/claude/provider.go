@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"ctx/core"
+	"ctx/sources/regular"
 )
 
 // Provider discovers and parses Claude Code transcripts.
@@ -35,7 +35,7 @@ type SubagentMeta struct {
 // fails only when the transcript cannot be opened or read; an error for a
 // file that vanished wraps fs.ErrNotExist.
 func (*Provider) Parse(f core.SourceFile) (core.ParseResult, error) {
-	fh, err := os.Open(f.Path)
+	fh, err := regular.Open(f.Path)
 	if err != nil {
 		return core.ParseResult{}, fmt.Errorf("claude: open transcript: %w", err)
 	}
@@ -67,7 +67,7 @@ func readMeta(path string) (*SubagentMeta, *core.Problem) {
 	if mp == "" {
 		return nil, nil
 	}
-	data, err := os.ReadFile(mp)
+	data, err := regular.ReadFile(mp)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

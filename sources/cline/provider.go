@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"ctx/core"
+	"ctx/sources/regular"
 )
 
 // Provider ids of the three agents this package reads.
@@ -100,7 +100,7 @@ func isUIFile(path string) bool {
 // the same directory. It fails only when the file itself cannot be read;
 // an error for a file that vanished wraps fs.ErrNotExist.
 func (p *Provider) Parse(f core.SourceFile) (core.ParseResult, error) {
-	data, err := os.ReadFile(f.Path)
+	data, err := regular.ReadFile(f.Path)
 	if err != nil {
 		return core.ParseResult{}, fmt.Errorf("%s: read task file: %w", p.name, err)
 	}
@@ -127,7 +127,7 @@ func (p *Provider) Parse(f core.SourceFile) (core.ParseResult, error) {
 // readCompanion reads a companion file; a missing one is nil without a
 // problem, an unreadable one nil with a problem.
 func (p *Provider) readCompanion(path string) ([]byte, *core.Problem) {
-	b, err := os.ReadFile(path)
+	b, err := regular.ReadFile(path)
 	switch {
 	case err == nil:
 		return b, nil

@@ -12,6 +12,7 @@ import (
 
 	"ctx/core"
 	"ctx/sources/jsonl"
+	"ctx/sources/regular"
 )
 
 // Provider discovers and parses Codex CLI rollouts.
@@ -80,7 +81,7 @@ func isRollout(name string) bool {
 // Parse reads one rollout file. It fails only when the file cannot be opened
 // or read; bad lines are problems.
 func (*Provider) Parse(f core.SourceFile) (core.ParseResult, error) {
-	file, err := os.Open(f.Path)
+	file, err := regular.Open(f.Path)
 	if err != nil {
 		return core.ParseResult{}, fmt.Errorf("codex: open rollout: %w", err)
 	}

@@ -3,11 +3,11 @@ package copilot
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"ctx/core"
 	"ctx/sources/jsonl"
+	"ctx/sources/regular"
 )
 
 // ProviderID is the provider id of GitHub Copilot CLI histories.
@@ -49,7 +49,7 @@ func (*Provider) Root(env core.Env) string { return Home(env) }
 // workspace.yaml beside it. It fails only when the log cannot be opened or
 // read; an error for a file that vanished wraps fs.ErrNotExist.
 func (*Provider) Parse(f core.SourceFile) (core.ParseResult, error) {
-	fh, err := os.Open(f.Path)
+	fh, err := regular.Open(f.Path)
 	if err != nil {
 		return core.ParseResult{}, fmt.Errorf("copilot: open events: %w", err)
 	}

@@ -3,12 +3,12 @@ package copilot
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/goccy/go-yaml"
 
 	"ctx/core"
+	"ctx/sources/regular"
 )
 
 // WorkspaceFile is the metadata file beside a session's events.jsonl.
@@ -43,7 +43,7 @@ func readWorkspace(path string) (*Workspace, *core.Problem) {
 	if path == "" {
 		return nil, nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := regular.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -3,12 +3,12 @@ package cursor
 import (
 	"encoding/json"
 	"hash/fnv"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"ctx/core"
+	"ctx/sources/regular"
 )
 
 // ItemTable keys of 2024 workspace databases that hold conversations.
@@ -165,7 +165,7 @@ func (p *parser) prompts(value []byte) {
 // readWorkspaceJSON returns the folder of a workspace database from the
 // workspace.json beside it ("" when there is none).
 func readWorkspaceJSON(dbPath string) string {
-	data, err := os.ReadFile(filepath.Join(filepath.Dir(dbPath), "workspace.json"))
+	data, err := regular.ReadFile(filepath.Join(filepath.Dir(dbPath), "workspace.json"))
 	if err != nil {
 		return ""
 	}

@@ -14,6 +14,7 @@ import (
 	"modernc.org/sqlite"
 
 	"ctx/core"
+	"ctx/sources/regular"
 )
 
 // BusyTimeout bounds how long a read waits for a writer's lock before the
@@ -61,6 +62,9 @@ func dsn(path string) string {
 
 // openDB opens the database read-only and begins the read transaction.
 func openDB(path string) (*dbStore, error) {
+	if err := regular.Check(path); err != nil {
+		return nil, fmt.Errorf("cursor: open database: %w", err)
+	}
 	db, err := sql.Open("sqlite", dsn(path))
 	if err != nil {
 		return nil, fmt.Errorf("cursor: open database: %w", err)

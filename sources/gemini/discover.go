@@ -133,7 +133,7 @@ func workspaceCompanions(dir, projects string) []string {
 }
 
 func (d *discovery) add(path string, e fs.DirEntry, companions []string) {
-	if e.Type().IsRegular() || (e.Type()&fs.ModeSymlink != 0 && !d.IsDir(path, e)) {
+	if d.IsFile(path, e) {
 		d.files = append(d.files, core.SourceFile{Provider: ProviderID, Path: path,
 			Companions: slices.Clone(companions)})
 	}

@@ -3,11 +3,11 @@ package gemini
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"ctx/core"
+	"ctx/sources/regular"
 )
 
 // ProviderID is the provider id of Gemini CLI.
@@ -49,7 +49,7 @@ type Workspace struct {
 // projects.json. It fails only when the chat file cannot be opened or read;
 // an error for a file that vanished wraps fs.ErrNotExist.
 func (*Provider) Parse(f core.SourceFile) (core.ParseResult, error) {
-	fh, err := os.Open(f.Path)
+	fh, err := regular.Open(f.Path)
 	if err != nil {
 		return core.ParseResult{}, fmt.Errorf("gemini: open chat: %w", err)
 	}

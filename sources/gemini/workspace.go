@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"ctx/core"
+	"ctx/sources/regular"
 )
 
 // maxRootFile bounds the size of .project_root read (a path).
@@ -76,7 +76,7 @@ func projectHash(root string) string {
 }
 
 func readProjectRoot(path string) (string, []core.Problem) {
-	data, err := os.ReadFile(path)
+	data, err := regular.ReadFile(path)
 	if err != nil {
 		return "", fileProblem(path, err)
 	}
@@ -88,7 +88,7 @@ func readProjectRoot(path string) (string, []core.Problem) {
 
 // readProjects reads projects.json: {"projects":{"<root>":"<slug>"}}.
 func readProjects(path string) (map[string]string, []core.Problem) {
-	data, err := os.ReadFile(path)
+	data, err := regular.ReadFile(path)
 	if err != nil {
 		return nil, fileProblem(path, err)
 	}

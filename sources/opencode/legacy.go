@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"ctx/core"
+	"ctx/sources/regular"
 )
 
 // maxParentDepth bounds the walk up a legacy session's parent chain.
@@ -21,7 +22,7 @@ const maxParentDepth = 64
 // (<root>/session/<projectID>/<sessionID>.json). Ids come from file
 // names, as OpenCode's own migration takes them.
 func parseLegacy(f core.SourceFile) (core.ParseResult, error) {
-	data, err := os.ReadFile(f.Path)
+	data, err := regular.ReadFile(f.Path)
 	if err != nil {
 		return core.ParseResult{}, fmt.Errorf("opencode: read session: %w", err)
 	}
@@ -92,7 +93,7 @@ func legacyFiles(b *builder, dir string) []string {
 // readLegacy reads one message or part file; one that vanished or cannot
 // be read is a problem.
 func readLegacy(b *builder, path string) ([]byte, bool) {
-	data, err := os.ReadFile(path)
+	data, err := regular.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		b.problem(core.ProblemFileVanished, path)
@@ -127,7 +128,7 @@ func legacyParents(b *builder, projDir, parent string) {
 }
 
 func readParent(path string) (string, bool) {
-	data, err := os.ReadFile(path)
+	data, err := regular.ReadFile(path)
 	if err != nil {
 		return "", false
 	}

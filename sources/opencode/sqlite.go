@@ -15,6 +15,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"ctx/core"
+	"ctx/sources/regular"
 )
 
 var (
@@ -80,6 +81,9 @@ func fileURI(path string) string {
 }
 
 func readDB(path string, timeout time.Duration, b *builder) error {
+	if err := regular.Check(path); err != nil {
+		return err
+	}
 	db, err := sql.Open("sqlite", dbURI(path, timeout))
 	if err != nil {
 		return err

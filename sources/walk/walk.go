@@ -49,3 +49,16 @@ func (d *Dirs) IsDir(path string, e fs.DirEntry) bool {
 func (d *Dirs) Unreadable(path string) {
 	d.Problems = append(d.Problems, core.Problem{Code: core.ProblemUnreadable, Provider: d.Provider, Path: path})
 }
+
+// IsFile reports whether the entry at path is to be listed as a history
+// file: anything but a directory (following symlinks). A FIFO, socket or
+// device is listed too, so that its parse counts it as not_regular
+// (sources/regular never opens one for reading) instead of it vanishing
+// from discovery without a trace.
+func (d *Dirs) IsFile(path string, e fs.DirEntry) bool {
+	if e.Type()&fs.ModeSymlink != 0 {
+		st, err := os.Stat(path)
+		return err == nil && !st.IsDir()
+	}
+	return !e.IsDir()
+}

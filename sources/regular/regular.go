@@ -1,0 +1,63 @@
+package regular
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"ctx/core"
+)
+
+// ErrNotRegular is matched (errors.Is) by the error for a path that is not
+// a regular file.
+var ErrNotRegular = errors.New("not a regular file")
+
+// Open opens path for reading when it is a regular file. Any other kind of
+// file is a *core.ReadError with code core.ProblemNotRegular wrapping
+// ErrNotRegular.
+func Open(path string) (*os.File, error) {
+	f, err := openNonblock(path)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, notRegular(path, fi.Mode())
+	}
+	if err := setBlocking(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// ReadFile is os.ReadFile through Open.
+func ReadFile(path string) ([]byte, error) {
+	f, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// Check reports, as Open would, whether path is a regular file that can be
+// opened, for callers that hand the path to another opener (SQLite).
+func Check(path string) error {
+	f, err := Open(path)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+func notRegular(path string, mode os.FileMode) error {
+	return &core.ReadError{Code: core.ProblemNotRegular,
+		Err: fmt.Errorf("%s (%s): %w", path, mode.Type(), ErrNotRegular)}
+}
