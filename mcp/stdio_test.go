@@ -42,8 +42,11 @@ func (s *syncBuffer) String() string {
 func serveBytes(t testing.TB, home string, input io.Reader) (string, string) {
 	t.Helper()
 	var out, logs syncBuffer
-	s := New(Config{CtxHome: home, Log: &logs, DrainTimeout: 15 * time.Second}) // generous: a loaded machine is slow, not broken
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	// The drain bound only keeps a wedged request from holding the process:
+	// here it is generous, since a loaded machine is slow, not broken. Dir
+	// is no git repository, so that status calls run no git commands.
+	s := New(Config{CtxHome: home, Log: &logs, Dir: t.TempDir(), DrainTimeout: 90 * time.Second})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	if err := s.Serve(ctx, input, &out); err != nil {
 		t.Fatalf("serve: %v", err)
