@@ -1,0 +1,127 @@
+package app
+
+import (
+	"sync"
+	"time"
+
+	"ctx/core"
+	"ctx/query"
+	"ctx/sources/redact"
+	"ctx/sources/reported"
+	"ctx/threads"
+	"ctx/workspace"
+)
+
+// HandoffSettings are the [context], [threads] and [ingest] settings of
+// config.toml, resolved.
+type HandoffSettings struct {
+	TokenBudget     int           // get_context's budget
+	CacheMaxAge     time.Duration // snapshots younger than this are served as is
+	ThreadBudget    int           // continue_thread's default budget
+	ThreadMaxBudget int           // and the most a call may ask for
+	RatePerMinute   int           // reports per client per minute (0: unlimited)
+	RateBurst       int
+	Redaction       bool
+}
+
+// DefaultHandoffSettings are the settings when config.toml names none.
+func DefaultHandoffSettings() HandoffSettings {
+	return HandoffSettings{TokenBudget: workspace.DefaultTokenBudget, CacheMaxAge: workspace.DefaultCacheMaxAge,
+		ThreadBudget: threads.DefaultBudget, ThreadMaxBudget: threads.MaxBudget,
+		RatePerMinute: reported.DefaultPerMinute, RateBurst: reported.DefaultBurst, Redaction: true}
+}
+
+// HandoffOptions wire the context, threads and reports use cases.
+type HandoffOptions struct {
+	Home     string // $CTX_HOME
+	Version  string
+	Now      func() time.Time
+	Settings HandoffSettings
+	// Open pins the active generation for one call; it returns a
+	// query.CodeNoHistory error when nothing was imported yet.
+	Open func() (*query.Reader, func(), error)
+	// Wake asks the daemon for a pass without waiting for it (nil: none).
+	Wake func()
+}
+
+// Handoff answers get_context, save_session, continue_thread, list_threads
+// and ingest_context for every door, and the CLI commands of the same
+// models.
+type Handoff struct {
+	opts     HandoffOptions
+	inbox    *reported.Inbox
+	threads  *threads.Registry
+	cache    *workspace.Cache
+	limiter  *reported.Limiter
+	redactor reported.Redactor
+	saveMu   sync.Mutex // one save at a time per process: a thread is created once
+}
+
+// NewHandoff returns the use cases over opts.Home.
+func NewHandoff(opts HandoffOptions) *Handoff {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	h := &Handoff{opts: opts, inbox: reported.OpenInbox(opts.Home), threads: threads.Open(opts.Home),
+		cache:   workspace.NewCache(opts.Settings.CacheMaxAge),
+		limiter: reported.NewLimiter(opts.Settings.RatePerMinute, opts.Settings.RateBurst)}
+	if opts.Settings.Redaction {
+		h.redactor = redact.New()
+	}
+	return h
+}
+
+// Caller is who calls, as the door knows it: never taken from a payload.
+type Caller struct {
+	Door   string          // mcp-stdio, mcp-http or cli
+	Client reported.Client // the MCP client's clientInfo, or the CLI
+	Token  string          // the HTTP token's id
+	Conn   string          // the identity of the conversation (an MCP session, a process)
+	Root   string          // the served workspace
+}
+
+// limitKey is whom the rate limit counts: a token, else a client on a door.
+func (c Caller) limitKey() string {
+	if c.Token != "" {
+		return "token:" + c.Token
+	}
+	return c.Door + ":" + c.Client.Name + ":" + c.Conn
+}
+
+func (h *Handoff) now() time.Time { return h.opts.Now().UTC() }
+
+func (h *Handoff) wake() {
+	if h.opts.Wake != nil {
+		go h.opts.Wake()
+	}
+}
+
+// withReader runs f with the pinned generation, or with nil when nothing
+// was imported yet.
+func (h *Handoff) withReader(f func(*query.Reader) error) error {
+	if h.opts.Open == nil {
+		return f(nil)
+	}
+	r, release, err := h.opts.Open()
+	if err != nil {
+		if query.CodeOf(err) == query.CodeNoHistory {
+			return f(nil)
+		}
+		return err
+	}
+	defer release()
+	return f(r)
+}
+
+// inTree reports whether the generation has the session.
+func inTree(r *query.Reader, id core.SessionID) bool {
+	if r == nil {
+		return false
+	}
+	t, err := r.Tree()
+	if err != nil {
+		return false
+	}
+	_, ok := t.Find(id)
+	return ok
+}
