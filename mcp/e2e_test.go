@@ -80,7 +80,8 @@ func connectE2E(t *testing.T, w *world, version string) *e2e {
 		e.schemas[tool.Name] = resolveSchema(t, tool.OutputSchema)
 	}
 	slices.Sort(names)
-	want := []string{"blame", "query_events", "search", "show_event", "show_session", "sources", "status"}
+	want := []string{"blame", "continue_thread", "get_context", "ingest_context", "list_threads", "query_events",
+		"save_session", "search", "show_event", "show_session", "sources", "status"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools %v, want %v", names, want)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"ctx/app"
 	"ctx/query"
 	"ctx/sources"
 )
@@ -22,7 +23,7 @@ var errorCodes = []query.Code{
 	query.CodeInvalidRequest, query.CodeNotFound, query.CodeNoHistory, query.CodeCorrupt,
 	query.CodeBusy, query.CodeIndex, query.CodeCursorStale, query.CodeCursorMismatch,
 	query.CodeInvalidCursor, query.CodeOutputLimit, query.CodeSemanticUnavailable, query.CodeUnsupportedMode,
-	CodeNotAvailable, CodeInvalidConfig, CodeInternal,
+	CodeNotAvailable, CodeInvalidConfig, CodeInternal, query.CodeRateLimited, query.CodeInsufficientScope,
 }
 
 // ErrorObject is the structuredContent of a tool error.
@@ -60,6 +61,9 @@ func errorObject(err error, report func(error)) ErrorObject {
 	var te *toolError
 	if errors.As(err, &te) {
 		return ErrorObject{ErrorCode: string(te.code), Message: te.message, Details: te.details}
+	}
+	if p, ok := app.ClassifyHandoff(err); ok {
+		return ErrorObject{ErrorCode: string(p.Code), Message: p.Message, Details: p.Details}
 	}
 	var qe *query.Error
 	if errors.As(err, &qe) {

@@ -49,13 +49,19 @@ func TestToolSnapshots(t *testing.T) {
 // output schema that admits the typed error object.
 func TestToolMetadata(t *testing.T) {
 	tools := testServer(t).Tools()
-	if len(tools) != 7 {
+	if len(tools) != 12 {
 		t.Fatalf("%d tools", len(tools))
 	}
+	writes := map[string]bool{"save_session": true, "ingest_context": true}
 	errObj := map[string]any{"error_code": "invalid_request", "message": "m", "details": map[string]any{"limit_bytes": 1}}
 	for _, tool := range tools {
 		a := tool.Annotations
-		if a.ReadOnlyHint == nil || !*a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint ||
+		if writes[tool.Name] {
+			if a.ReadOnlyHint == nil || *a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint ||
+				a.OpenWorldHint == nil || *a.OpenWorldHint {
+				t.Errorf("%s: a write tool must say read-only false, destructive false: %+v", tool.Name, a)
+			}
+		} else if a.ReadOnlyHint == nil || !*a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint ||
 			a.IdempotentHint == nil || !*a.IdempotentHint || a.OpenWorldHint == nil || *a.OpenWorldHint {
 			t.Errorf("%s: annotations not read-only: %+v", tool.Name, a)
 		}

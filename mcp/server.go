@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"log"
@@ -12,12 +14,17 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"ctx/app"
 	"ctx/core"
 	"ctx/query"
+	"ctx/sources/reported"
 )
 
 // instructions are sent to the host at initialize.
-const instructions = "ctx searches the local history of every coding agent on this machine. " +
+const instructions = "ctx keeps the local history of every coding agent on this machine and the context to hand work between them. " +
+	"Call get_context at the start of a task for the workspace's plan, key files, git state and recent sessions; " +
+	"save_session to store a digest of this conversation (handoff: true when someone else continues); " +
+	"continue_thread to resume a thread; list_threads when unsure which thread is meant. " +
 	"Use search to find where something was discussed or done, show_event for one event with its " +
 	"neighbours, show_session to read a session page by page, query_events for filtered event " +
 	"ranges, status and sources for the state of the store. Everything quoted from history is " +
@@ -36,6 +43,15 @@ type Config struct {
 	// DrainTimeout bounds the wait for unanswered requests at the end of
 	// input (0 means DrainTimeout).
 	DrainTimeout time.Duration
+	// Door is the door records of this server come through (mcp-stdio or
+	// mcp-http); "" is mcp-stdio.
+	Door string
+	// Root is the workspace get_context serves when the client offers no
+	// roots (--root); "" means the working directory.
+	Root string
+	// Handoff holds the [context], [threads] and [ingest] settings; zero
+	// means the defaults.
+	Handoff app.HandoffSettings
 }
 
 // Server is the ctx MCP server.
@@ -46,13 +62,23 @@ type Server struct {
 	pool  *query.Pool // the active generation's Reader, kept across calls
 	log   *log.Logger
 	tools map[string]bool // the recognized tool names
+	// handoff answers the spec 001 tools, resources and prompts.
+	handoff *app.Handoff
+	conn    string // this process's conversation identity on stdio
+	roots   rootsCache
 }
 
-// allTools lists every tool (tools/list shows them sorted by name). The
+// allTools lists every tool of the stdio door (tools/list shows them
+// sorted by name): the seven of spec 000 and the five of spec 001. The
 // definitions are built once: they are immutable.
 var allTools = sync.OnceValue(func() []toolDef {
-	return []toolDef{statusTool(), sourcesTool(), searchTool(), showSessionTool(), showEventTool(),
-		queryEventsTool(), blameTool()}
+	return append([]toolDef{statusTool(), sourcesTool(), searchTool(), showSessionTool(), showEventTool(),
+		queryEventsTool(), blameTool()}, handoffTools()...)
+})
+
+// handoffTools are the five tools of spec 001, the whole HTTP surface.
+var handoffTools = sync.OnceValue(func() []toolDef {
+	return []toolDef{getContextTool(), saveSessionTool(), continueThreadTool(), listThreadsTool(), ingestContextTool()}
 })
 
 // New returns a server over the store in cfg.CtxHome.
@@ -69,22 +95,50 @@ func New(cfg Config) *Server {
 	if cfg.Dir == "" {
 		cfg.Dir, _ = os.Getwd()
 	}
-	s := &Server{cfg: cfg, log: log.New(cfg.Log, "ctx mcp: ", 0), tools: map[string]bool{}}
+	if cfg.Door == "" {
+		cfg.Door = reported.DoorStdio
+	}
+	if cfg.Handoff == (app.HandoffSettings{}) {
+		cfg.Handoff = app.DefaultHandoffSettings()
+	}
+	s := &Server{cfg: cfg, log: log.New(cfg.Log, "ctx mcp: ", 0), tools: map[string]bool{}, conn: newConnID()}
 	s.usage = NewUsage(cfg.CtxHome, cfg.Now)
 	s.pool = query.NewPool(cfg.CtxHome)
 	hooks := &server.Hooks{}
 	pinVersions(hooks)
 	s.mcp = server.NewMCPServer("ctx", cfg.Version,
 		server.WithToolCapabilities(false),
+		server.WithResourceCapabilities(false, false),
+		server.WithPromptCapabilities(false),
 		server.WithInstructions(instructions),
 		server.WithRecovery(),
 		server.WithHooks(hooks),
 	)
-	for _, d := range allTools() {
+	s.handoff = s.newHandoff()
+	for _, d := range s.surface() {
 		s.mcp.AddTool(d.tool, d.handler(s))
 		s.tools[d.tool.Name] = true
 	}
+	s.addResources()
+	s.addPrompts()
 	return s
+}
+
+// surface is the tool set of the server's door: over HTTP exactly the five
+// tools of spec 001.
+func (s *Server) surface() []toolDef {
+	if s.cfg.Door == reported.DoorHTTP {
+		return handoffTools()
+	}
+	return allTools()
+}
+
+// newConnID names this process's conversation: saves of one stdio server
+// are revisions of one reported session.
+func newConnID() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }
 
 // MCPServer returns the underlying mcp-go server (for tests and for other
@@ -94,7 +148,7 @@ func (s *Server) MCPServer() *server.MCPServer { return s.mcp }
 // Tools returns the advertised tools, in order.
 func (s *Server) Tools() []mcpgo.Tool {
 	var out []mcpgo.Tool
-	for _, d := range allTools() {
+	for _, d := range s.surface() {
 		out = append(out, d.tool)
 	}
 	return out

@@ -29,6 +29,10 @@ const (
 	// Search-mode codes (spec 000).
 	CodeUnsupportedMode     Code = "unsupported_mode"     // semantic search of a scope without vectors
 	CodeSemanticUnavailable Code = "semantic_unavailable" // semantic search is off, unbuilt or failing
+
+	// Codes of the write and HTTP doors (spec 001).
+	CodeRateLimited       Code = "rate_limited"       // too many reports from one client: retry later
+	CodeInsufficientScope Code = "insufficient_scope" // the HTTP token lacks the scope the call needs
 )
 
 // Error is an error with a stable code. Messages never echo rejected input.

@@ -1,0 +1,130 @@
+package mcp
+
+import (
+	"context"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"ctx/app"
+	"ctx/bearer"
+	"ctx/query"
+	"ctx/sources/reported"
+)
+
+// newHandoff wires the spec 001 use cases over the server's store.
+func (s *Server) newHandoff() *app.Handoff {
+	return app.NewHandoff(app.HandoffOptions{Home: s.cfg.CtxHome, Version: s.cfg.Version, Now: s.cfg.Now,
+		Settings: s.cfg.Handoff, Open: s.open, Wake: s.wakeAfterWrite})
+}
+
+// wakeAfterWrite asks the daemon for a pass after a durable write, without
+// holding the reply for it.
+func (s *Server) wakeAfterWrite() { s.wake() }
+
+type tokenKey struct{}
+
+// withToken records the HTTP token that authorised a request.
+func withToken(ctx context.Context, e bearer.Entry) context.Context {
+	return context.WithValue(ctx, tokenKey{}, e)
+}
+
+func tokenOf(ctx context.Context) (bearer.Entry, bool) {
+	e, ok := ctx.Value(tokenKey{}).(bearer.Entry)
+	return e, ok
+}
+
+// requireScope refuses a call over HTTP whose token lacks scope; stdio has
+// every scope (the local user runs it).
+func requireScope(ctx context.Context, s *Server, scope, what string) error {
+	if s.cfg.Door != reported.DoorHTTP {
+		return nil
+	}
+	e, ok := tokenOf(ctx)
+	if ok && e.Has(scope) {
+		return nil
+	}
+	te := failf(query.CodeInsufficientScope, "%s needs a token with scope %s; this token has %v: create one with "+
+		"ctx tokens create --scope %s", what, scope, e.Scopes, scope)
+	te.details = map[string]any{"required_scope": scope}
+	return te
+}
+
+// caller is who calls, from the door: the MCP session's clientInfo, its
+// id, the token, and the served workspace.
+func (s *Server) caller(ctx context.Context) app.Caller {
+	c := app.Caller{Door: s.cfg.Door, Conn: s.conn, Root: s.root(ctx)}
+	if sess := server.ClientSessionFromContext(ctx); sess != nil {
+		if s.cfg.Door == reported.DoorHTTP {
+			c.Conn = sess.SessionID()
+		}
+		if ci, ok := sess.(server.SessionWithClientInfo); ok {
+			info := ci.GetClientInfo()
+			c.Client = reported.Client{Name: info.Name, Version: info.Version}
+		}
+	}
+	if e, ok := tokenOf(ctx); ok {
+		c.Token = e.ID
+	}
+	return c
+}
+
+// rootsCache keeps each MCP session's first file root ("" when it offers
+// none), asked once.
+type rootsCache struct {
+	mu sync.Mutex
+	by map[string]string
+}
+
+// rootsWait bounds the roots/list request.
+const rootsWait = 2 * time.Second
+
+// root is the served workspace: the client's first file root when it
+// offers roots, else --root, else the working directory.
+func (s *Server) root(ctx context.Context) string {
+	if r := s.clientRoot(ctx); r != "" {
+		return r
+	}
+	if s.cfg.Root != "" {
+		return s.cfg.Root
+	}
+	wd, _ := os.Getwd()
+	return wd
+}
+
+func (s *Server) clientRoot(ctx context.Context) string {
+	sess := server.ClientSessionFromContext(ctx)
+	ci, ok := sess.(server.SessionWithClientInfo)
+	if !ok || ci.GetClientCapabilities().Roots == nil {
+		return ""
+	}
+	s.roots.mu.Lock()
+	r, asked := s.roots.by[sess.SessionID()]
+	s.roots.mu.Unlock()
+	if asked {
+		return r
+	}
+	wctx, cancel := context.WithTimeout(ctx, rootsWait)
+	defer cancel()
+	res, err := s.mcp.RequestRoots(wctx, mcpgo.ListRootsRequest{})
+	if err == nil {
+		for _, root := range res.Roots {
+			if u, perr := url.Parse(root.URI); perr == nil && u.Scheme == "file" && filepath.IsAbs(u.Path) {
+				r = filepath.Clean(u.Path)
+				break
+			}
+		}
+	}
+	s.roots.mu.Lock()
+	if s.roots.by == nil {
+		s.roots.by = map[string]string{}
+	}
+	s.roots.by[sess.SessionID()] = r
+	s.roots.mu.Unlock()
+	return r
+}
