@@ -142,9 +142,11 @@ func TestHandoffRoundTrip(t *testing.T) {
 		"key_decisions[0].rationale": func() {
 			call["key_decisions"] = []any{map[string]any{"decision": "store SHA-256 only", "rationale": "a leaked file leaks nothing"}}
 		},
-		"open_items":             func() { call["open_items"] = []any{"ctx tokens list", "docs"} },
-		"gotchas":                func() { call["gotchas"] = []any{"revocation applies per request"} },
-		"artifacts":              func() { call["artifacts"] = []any{map[string]any{"path": "bearer/bearer.go", "role": "implementation"}} },
+		"open_items": func() { call["open_items"] = []any{"ctx tokens list", "docs"} },
+		"gotchas":    func() { call["gotchas"] = []any{"revocation applies per request"} },
+		"artifacts": func() {
+			call["artifacts"] = []any{map[string]any{"path": "bearer/bearer.go", "role": "implementation"}}
+		},
 		"suggested_first_prompt": func() { call["suggested_first_prompt"] = "Add ctx tokens list with --format json" },
 	}
 	for _, e := range obj["details"].(map[string]any)["errors"].([]any) {
