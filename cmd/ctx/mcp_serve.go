@@ -3,12 +3,16 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"ctx/mcp"
+	"ctx/sources/reported"
 )
 
 func newMCPCmd(env *Env, f *format) *cobra.Command {
@@ -19,7 +23,10 @@ func newMCPCmd(env *Env, f *format) *cobra.Command {
 
 // mcpServeOptions are the flags of ctx mcp serve.
 type mcpServeOptions struct {
-	root string
+	root        string
+	http        string
+	allowRemote bool
+	origins     []string
 }
 
 func newMCPServeCmd(env *Env, _ *format) *cobra.Command {
@@ -44,6 +51,10 @@ func newMCPServeCmd(env *Env, _ *format) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&opts.root, "root", "", "the workspace get_context serves when the client offers no roots")
+	cmd.Flags().StringVar(&opts.http, "http", "", "serve Streamable HTTP on ADDR (e.g. 127.0.0.1:7340) instead of stdio: "+
+		"the five tools of spec 001, bearer tokens from ctx tokens")
+	cmd.Flags().BoolVar(&opts.allowRemote, "allow-remote", false, "let --http listen on a non-loopback address")
+	cmd.Flags().StringArrayVar(&opts.origins, "allow-origin", nil, "a browser Origin the HTTP door accepts besides loopback ones")
 	return cmd
 }
 
@@ -53,11 +64,49 @@ func runMCPServe(ctx context.Context, env *Env, opts mcpServeOptions) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	s := mcp.New(mcp.Config{CtxHome: env.CtxHome(), Source: env.Source(), Version: version, Log: env.Stderr,
-		Now: env.Now, Root: opts.root})
-	err := s.Serve(ctx, env.Stdin, env.Stdout)
+	if opts.root != "" {
+		abs, err := filepath.Abs(opts.root)
+		if err != nil {
+			return usagef("--root: %v", err)
+		}
+		opts.root = abs
+	}
+	cfg := mcp.Config{CtxHome: env.CtxHome(), Source: env.Source(), Version: version, Log: env.Stderr,
+		Now: env.Now, Root: opts.root}
+	var err error
+	if opts.http != "" {
+		err = serveHTTP(ctx, env, cfg, opts)
+	} else {
+		err = mcp.New(cfg).Serve(ctx, env.Stdin, env.Stdout)
+	}
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return nil // SIGINT or SIGTERM: a requested stop
 	}
 	return err
+}
+
+// serveHTTP runs the HTTP door: loopback unless --allow-remote, and then it
+// says what it exposes.
+func serveHTTP(ctx context.Context, env *Env, cfg mcp.Config, opts mcpServeOptions) error {
+	host, _, err := net.SplitHostPort(opts.http)
+	if err != nil {
+		return usagef("--http wants HOST:PORT, e.g. 127.0.0.1:7340")
+	}
+	ip := net.ParseIP(host)
+	loopback := host == "localhost" || ip != nil && ip.IsLoopback()
+	if !loopback && !opts.allowRemote {
+		return usagef("--http %s is not a loopback address: pass --allow-remote to expose the door beyond this machine", opts.http)
+	}
+	ln, err := net.Listen("tcp", opts.http)
+	if err != nil {
+		return err
+	}
+	cfg.Door = reported.DoorHTTP
+	fmt.Fprintf(env.Stderr, "ctx mcp: serving http://%s%s (tools get_context, save_session, continue_thread, "+
+		"list_threads, ingest_context; bearer tokens from ctx tokens create)\n", ln.Addr(), mcp.HTTPPath)
+	if !loopback {
+		fmt.Fprintf(env.Stderr, "ctx mcp: warning: listening beyond loopback: any client with a token can read this "+
+			"workspace's plan, files, git state, recent sessions and threads, and write sessions\n")
+	}
+	return mcp.New(cfg).ServeHTTPOn(ctx, ln, opts.origins)
 }
