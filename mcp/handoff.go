@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -68,10 +69,38 @@ func (s *Server) caller(ctx context.Context) app.Caller {
 			c.Client = reported.Client{Name: info.Name, Version: info.Version}
 		}
 	}
+	if c.Client.Name == "" && s.cfg.Door == reported.DoorStdio {
+		c.Client = s.stdioClient.get()
+	}
 	if e, ok := tokenOf(ctx); ok {
 		c.Token = e.ID
 	}
 	return c
+}
+
+// initClient is the clientInfo of the stdio client, read from its
+// initialize request in input order (mcp-go may serve a call piped right
+// behind initialize before it stored the session's clientInfo).
+type initClient struct {
+	mu sync.Mutex
+	c  reported.Client
+}
+
+func (i *initClient) set(params json.RawMessage) {
+	var p struct {
+		ClientInfo reported.Client `json:"clientInfo"`
+	}
+	if json.Unmarshal(params, &p) == nil {
+		i.mu.Lock()
+		i.c = p.ClientInfo
+		i.mu.Unlock()
+	}
+}
+
+func (i *initClient) get() reported.Client {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	return i.c
 }
 
 // rootsCache keeps each MCP session's first file root ("" when it offers

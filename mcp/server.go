@@ -63,9 +63,10 @@ type Server struct {
 	log   *log.Logger
 	tools map[string]bool // the recognized tool names
 	// handoff answers the spec 001 tools, resources and prompts.
-	handoff *app.Handoff
-	conn    string // this process's conversation identity on stdio
-	roots   rootsCache
+	handoff     *app.Handoff
+	conn        string // this process's conversation identity on stdio
+	roots       rootsCache
+	stdioClient initClient
 }
 
 // allTools lists every tool of the stdio door (tools/list shows them
@@ -164,6 +165,7 @@ func (s *Server) logf(format string, args ...any) {
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	s.checkFreshness(ctx)
 	tr := newTransport(in, out, s.tools, s.recordUsage)
+	tr.onInitialize = s.stdioClient.set
 	if s.cfg.DrainTimeout > 0 {
 		tr.drain = s.cfg.DrainTimeout
 	}

@@ -56,6 +56,9 @@ type transport struct {
 
 	w           *tapWriter
 	initialized bool // an initialize request has been read (reader goroutine only)
+	// onInitialize sees each initialize request's params in input order,
+	// before any later request is served.
+	onInitialize func(json.RawMessage)
 }
 
 func newTransport(in io.Reader, out io.Writer, tools map[string]bool, answered func(*call, []byte)) *transport {
@@ -91,6 +94,9 @@ func (t *transport) admit(line []byte) bool {
 	}
 	if env.Method == "initialize" {
 		t.initialized = true
+		if t.onInitialize != nil {
+			t.onInitialize(env.Params)
+		}
 	}
 	if env.ID == nil || env.Result != nil {
 		return true

@@ -55,7 +55,7 @@ func newRootCmd(env *Env, f *format) *cobra.Command {
 		newShowCmd(env, f), newListCmd(env, f), newVerifyCmd(env, f), newGCCmd(env, f), newDocsCmd(env, f),
 		newMCPCmd(env, f), newDaemonCmd(env, f), newHooksCmd(env, f), newBlameCmd(env, f),
 		newIntegrationsCmd(env, f), newNotesCmd(env, f), newTimelineCmd(env, f), newStatsCmd(env, f), newResumeCmd(env, f), newExportCmd(env, f), newVersionCmd(env, f))
-	root.AddCommand(newTokensCmd(env, f))
+	root.AddCommand(newTokensCmd(env, f), newContextCmd(env, f), newThreadsCmd(env, f), newIngestCmd(env, f))
 	root.SetHelpCommand(newHelpCmd(root))
 
 	attachNotesLink(root, env, f)

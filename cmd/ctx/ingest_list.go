@@ -1,0 +1,35 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+func newIngestListCmd(env *Env, f *format) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List reported sessions, newest first, with their provenance",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			if err := f.check("text", "json"); err != nil {
+				return err
+			}
+			l, err := handoff(env).ListReports()
+			if err != nil {
+				return handoffErr(err)
+			}
+			if f.json() {
+				return writeJSON(env.Stdout, l)
+			}
+			if len(l.Sessions) == 0 {
+				fmt.Fprintln(env.Stdout, "no reported sessions")
+			}
+			for _, s := range l.Sessions {
+				fmt.Fprintf(env.Stdout, "%s  %s  %-12s via %-9s r%d  %s\n", s.ReportedID, s.Last.Format("2006-01-02 15:04"),
+					oneLine(s.Harness), s.Door, s.Revisions, oneLine(s.Title))
+			}
+			return nil
+		},
+	}
+}

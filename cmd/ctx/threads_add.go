@@ -1,0 +1,33 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"ctx/sources/reported"
+)
+
+func newThreadsAddCmd(env *Env, f *format) *cobra.Command {
+	return &cobra.Command{
+		Use:   "add NAME SESSION",
+		Short: "Add an imported session (ses_…) to a thread, created on first use",
+		Long: "Add a session of the store to a thread: continue_thread then merges its real\n" +
+			"transcript with the sessions agents saved to the thread.",
+		Args: cobra.ExactArgs(2),
+		RunE: func(_ *cobra.Command, args []string) error {
+			if err := f.check("text", "json"); err != nil {
+				return err
+			}
+			name, err := handoff(env).AddToThread(args[0], args[1], reported.DoorCLI)
+			if err != nil {
+				return handoffErr(err)
+			}
+			if f.json() {
+				return writeJSON(env.Stdout, map[string]string{"thread": name, "ctx_session_id": args[1]})
+			}
+			fmt.Fprintf(env.Stdout, "added %s to thread %s\n", args[1], oneLine(name))
+			return nil
+		},
+	}
+}
