@@ -1,6 +1,7 @@
 package budget
 
 import (
+	"hash/maphash"
 	"sync"
 	"unicode/utf8"
 
@@ -29,11 +30,47 @@ func get() tokenizer.Codec {
 	return codec
 }
 
-// Count returns the number of tokens of s.
+// Count returns the number of tokens of s. Counts of longer texts are
+// remembered (by a hash of the text, a bounded number of them): the same
+// reports and transcripts are counted on every continue_thread.
 func Count(s string) int {
 	if s == "" {
 		return 0
 	}
+	if len(s) < memoMin {
+		return count(s)
+	}
+	key := maphash.String(seed, s)
+	memo.Lock()
+	n, ok := memo.m[key]
+	memo.Unlock()
+	if ok {
+		return n
+	}
+	n = count(s)
+	memo.Lock()
+	if len(memo.m) >= memoMax {
+		clear(memo.m)
+	}
+	memo.m[key] = n
+	memo.Unlock()
+	return n
+}
+
+const (
+	memoMin = 256  // shorter texts are counted again
+	memoMax = 8192 // remembered counts
+)
+
+var (
+	seed = maphash.MakeSeed()
+	memo = struct {
+		sync.Mutex
+		m map[uint64]int
+	}{m: map[uint64]int{}}
+)
+
+func count(s string) int {
 	n, err := get().Count(s)
 	if err != nil {
 		// ErrorModeReplace never fails on input; count bytes/4 as a bound.

@@ -55,8 +55,9 @@ func Build(ctx context.Context, opts Options) (*Object, error) {
 		Sessions: []SessionBrief{}, tokens: map[string]int{},
 	}
 	b := &builder{o: o, root: root, opts: opts, left: opts.TokenBudget}
+	gitDone := b.startGit(ctx) // git runs in its own processes beside the plan
 	b.plan()
-	b.git(ctx)
+	gitDone()
 	activity := b.sessions(ctx)
 	b.files(activity)
 	o.Meta.Connectors = append(o.Meta.Connectors, Connector{Name: "notion", Status: StatusNotConfigured})
@@ -79,6 +80,13 @@ func (b *builder) timed(name string, f func() (string, string)) {
 		DurationMs: time.Since(start).Milliseconds(), Detail: detail})
 }
 
+// timedAs records a connector whose work took took elsewhere.
+func (b *builder) timedAs(name string, took time.Duration, f func() (string, string)) {
+	status, detail := f()
+	b.o.Meta.Connectors = append(b.o.Meta.Connectors, Connector{Name: name, Status: status,
+		DurationMs: took.Milliseconds(), Detail: detail})
+}
+
 func (b *builder) spend(scope string, n int) {
 	b.left -= n
 	b.o.tokens[scope] += n
@@ -93,9 +101,28 @@ func (b *builder) plan() {
 	})
 }
 
-func (b *builder) git(ctx context.Context) {
-	b.timed("git", func() (string, string) {
+// startGit reads the git state in the background; the returned function
+// waits for it and spends its tokens.
+func (b *builder) startGit(ctx context.Context) func() {
+	type result struct {
+		st   *GitState
+		err  error
+		took time.Duration
+	}
+	ch := make(chan result, 1)
+	go func() {
+		start := time.Now()
 		st, err := ReadGit(ctx, b.root)
+		ch <- result{st, err, time.Since(start)}
+	}()
+	return func() {
+		r := <-ch
+		b.git(r.st, r.err, r.took)
+	}
+}
+
+func (b *builder) git(st *GitState, err error, took time.Duration) {
+	b.timedAs("git", took, func() (string, string) {
 		switch {
 		case errors.Is(err, ErrNoRepository), errors.Is(err, ErrNoGit):
 			return StatusUnavailable, err.Error()

@@ -61,13 +61,25 @@ func ReadGit(ctx context.Context, dir string) (*GitState, error) {
 		st.DiffSummary = "no commits yet"
 		return st, nil
 	}
-	if st.Commits, err = readCommits(ctx, dir); err != nil {
-		return nil, err
+	return st, readHistory(ctx, dir, st)
+}
+
+// readHistory reads the recent commits and the diff summary, each in its
+// own git process at once.
+func readHistory(ctx context.Context, dir string, st *GitState) error {
+	var diffErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		st.DiffSummary, diffErr = diffSummary(ctx, dir)
+	}()
+	var err error
+	st.Commits, err = readCommits(ctx, dir)
+	<-done
+	if err != nil {
+		return err
 	}
-	if st.DiffSummary, err = diffSummary(ctx, dir); err != nil {
-		return nil, err
-	}
-	return st, nil
+	return diffErr
 }
 
 // parseStatus fills st from `git status --porcelain=v2 --branch -z` and
