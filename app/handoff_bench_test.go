@@ -13,6 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"ctx/core"
+	"ctx/ingest"
+	"ctx/query"
+	"ctx/sources"
+	"ctx/sources/redact"
 	"ctx/sources/reported"
 )
 
@@ -143,4 +148,39 @@ func BenchmarkSaveSession(b *testing.B) {
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
+}
+
+// BenchmarkSaveToSearchable: a save, then the import pass a daemon runs on
+// the wake the save sends (every built-in source planned, only the inbox
+// changed), then a search that finds it.
+func BenchmarkSaveToSearchable(b *testing.B) {
+	set := DefaultHandoffSettings()
+	set.RatePerMinute = 0
+	e := newHandoffEnvB(b, set)
+	var srcs []core.Source
+	for _, p := range sources.Builtin() {
+		srcs = append(srcs, core.Source{Kind: core.KindAutomatic, Provider: p})
+	}
+	env := core.Env{Home: b.TempDir(), Getenv: func(k string) string { return map[string]string{"CTX_HOME": e.store}[k] }}
+	i := 0
+	for b.Loop() {
+		word := fmt.Sprintf("zebra%dquartz", i)
+		if _, err := e.h.SaveSession(Caller{Door: reported.DoorStdio, Conn: "c"}, []byte(`{"summary":"found `+word+`"}`)); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ingest.Run(context.Background(), ingest.Options{Home: e.store, Env: env, Version: "bench",
+			Sources: srcs, Redactor: redact.New(), Deferred: true}); err != nil {
+			b.Fatal(err)
+		}
+		r, release, err := e.h.opts.Open()
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := r.Search(context.Background(), query.SearchRequest{Query: word, Limit: 1})
+		release()
+		if err != nil || len(res.Results) != 1 {
+			b.Fatalf("not searchable: %v %v", res, err)
+		}
+		i++
+	}
 }

@@ -26,7 +26,9 @@ type handoffEnv struct {
 	clock time.Time
 }
 
-func newHandoffEnv(t *testing.T, set HandoffSettings) *handoffEnv {
+func newHandoffEnv(t *testing.T, set HandoffSettings) *handoffEnv { return newHandoffEnvB(t, set) }
+
+func newHandoffEnvB(t testing.TB, set HandoffSettings) *handoffEnv {
 	t.Helper()
 	e := &handoffEnv{store: filepath.Join(t.TempDir(), "store"), root: t.TempDir(),
 		clock: time.Date(2026, 7, 1, 9, 0, 0, 0, time.UTC)}
