@@ -167,10 +167,17 @@ func TestHandoffThreadsAddContinuesFromAndRateLimit(t *testing.T) {
 	if err != nil || second.Thread == nil || *second.Thread != "billing" || second.Provenance.Harness != "aider" {
 		t.Fatalf("ingest = %+v, %v", second, err)
 	}
-	_, err = e.h.SaveSession(c, []byte(`{"summary":"third"}`))
-	var rl *reported.RateLimitError
-	if !errors.As(err, &rl) || rl.RetryAfter <= 0 {
-		t.Fatalf("third = %v", err)
+	// A flood: every call past the burst is refused and stores nothing;
+	// every acknowledged one is in the inbox.
+	for i := 0; i < 20; i++ {
+		_, err = e.h.SaveSession(c, []byte(`{"summary":"flood"}`))
+		var rl *reported.RateLimitError
+		if !errors.As(err, &rl) || rl.RetryAfter <= 0 {
+			t.Fatalf("flood call %d = %v", i, err)
+		}
+	}
+	if recs, _ := reported.OpenInbox(e.store).Records(); len(recs) != 2 {
+		t.Fatalf("inbox holds %d records, want the 2 acknowledged", len(recs))
 	}
 	if _, err := e.h.SaveSession(Caller{Door: reported.DoorCLI, Conn: "z"}, []byte(`{"summary":"x","continues_from":"ses_00000000000000000000000000000000"}`)); !errors.Is(err, reported.ErrInvalid) {
 		t.Fatalf("unknown continues_from = %v", err)

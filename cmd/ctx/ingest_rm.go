@@ -23,10 +23,15 @@ func newIngestRmCmd(env *Env, f *format) *cobra.Command {
 				return handoffErr(err)
 			}
 			if f.json() {
-				return writeJSON(env.Stdout, map[string]any{"removed": id})
+				return writeJSON(env.Stdout, IngestRemoved{Removed: id})
 			}
 			fmt.Fprintf(env.Stdout, "removed %s: gone from search after the next import\n", id)
 			return nil
 		},
 	}
+}
+
+// IngestRemoved is ctx ingest rm --format json.
+type IngestRemoved struct {
+	Removed string `json:"removed"`
 }

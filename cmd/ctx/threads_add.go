@@ -24,10 +24,16 @@ func newThreadsAddCmd(env *Env, f *format) *cobra.Command {
 				return handoffErr(err)
 			}
 			if f.json() {
-				return writeJSON(env.Stdout, map[string]string{"thread": name, "ctx_session_id": args[1]})
+				return writeJSON(env.Stdout, ThreadAdded{Thread: name, CtxSessionID: args[1]})
 			}
 			fmt.Fprintf(env.Stdout, "added %s to thread %s\n", args[1], oneLine(name))
 			return nil
 		},
 	}
+}
+
+// ThreadAdded is ctx threads add --format json.
+type ThreadAdded struct {
+	Thread       string `json:"thread"`
+	CtxSessionID string `json:"ctx_session_id"`
 }
