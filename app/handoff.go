@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -37,9 +38,9 @@ type HandoffOptions struct {
 	Version  string
 	Now      func() time.Time
 	Settings HandoffSettings
-	// Open pins the active generation for one call; it returns a
-	// query.CodeNoHistory error when nothing was imported yet.
-	Open func() (*query.Reader, func(), error)
+	// Read runs fn with the active generation pinned for one call; it
+	// returns a query.CodeNoHistory error when nothing was imported yet.
+	Read func(ctx context.Context, fn func(*query.Reader) error) error
 	// Wake asks the daemon for a pass without waiting for it (nil: none).
 	Wake func()
 }
@@ -99,18 +100,18 @@ func (h *Handoff) wake() {
 // withReader runs f with the pinned generation, or with nil when nothing
 // was imported yet.
 func (h *Handoff) withReader(f func(*query.Reader) error) error {
-	if h.opts.Open == nil {
+	if h.opts.Read == nil {
 		return f(nil)
 	}
-	r, release, err := h.opts.Open()
-	if err != nil {
-		if query.CodeOf(err) == query.CodeNoHistory {
-			return f(nil)
-		}
-		return err
+	ran := false
+	err := h.opts.Read(context.Background(), func(r *query.Reader) error {
+		ran = true
+		return f(r)
+	})
+	if !ran && query.CodeOf(err) == query.CodeNoHistory {
+		return f(nil)
 	}
-	defer release()
-	return f(r)
+	return err
 }
 
 // inTree reports whether the generation has the session.

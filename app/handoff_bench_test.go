@@ -172,14 +172,16 @@ func BenchmarkSaveToSearchable(b *testing.B) {
 			Sources: srcs, Redactor: redact.New(), Deferred: true}); err != nil {
 			b.Fatal(err)
 		}
-		r, release, err := e.h.opts.Open()
-		if err != nil {
-			b.Fatal(err)
-		}
-		res, err := r.Search(context.Background(), query.SearchRequest{Query: word, Limit: 1})
-		release()
-		if err != nil || len(res.Results) != 1 {
-			b.Fatalf("not searchable: %v %v", res, err)
+		found := 0
+		err := e.h.opts.Read(context.Background(), func(r *query.Reader) error {
+			res, err := r.Search(context.Background(), query.SearchRequest{Query: word, Limit: 1})
+			if err == nil {
+				found = len(res.Results)
+			}
+			return err
+		})
+		if err != nil || found != 1 {
+			b.Fatalf("not searchable: %d %v", found, err)
 		}
 		i++
 	}

@@ -35,13 +35,18 @@ func newHandoffEnvB(t testing.TB, set HandoffSettings) *handoffEnv {
 	os.WriteFile(filepath.Join(e.root, "README.md"), []byte("# demo\n"), 0o644)
 	pool := query.NewPool(e.store)
 	t.Cleanup(func() { pool.Close() })
-	open := func() (*query.Reader, func(), error) {
+	read := func(_ context.Context, fn func(*query.Reader) error) error {
 		if _, err := os.Stat(filepath.Join(e.store, "refs")); err != nil {
-			return nil, nil, query.Errorf(query.CodeNoHistory, "nothing imported")
+			return query.Errorf(query.CodeNoHistory, "nothing imported")
 		}
-		return pool.Acquire()
+		r, release, err := pool.Acquire()
+		if err != nil {
+			return err
+		}
+		defer release()
+		return fn(r)
 	}
-	e.h = NewHandoff(HandoffOptions{Home: e.store, Version: "test", Settings: set, Open: open,
+	e.h = NewHandoff(HandoffOptions{Home: e.store, Version: "test", Settings: set, Read: read,
 		Now: func() time.Time { e.clock = e.clock.Add(time.Second); return e.clock }})
 	return e
 }
@@ -58,16 +63,18 @@ func (e *handoffEnv) importInbox(t *testing.T) {
 
 func (e *handoffEnv) search(t *testing.T, q string) []query.SearchHit {
 	t.Helper()
-	r, release, err := e.h.opts.Open()
+	var hits []query.SearchHit
+	err := e.h.opts.Read(context.Background(), func(r *query.Reader) error {
+		res, err := r.Search(context.Background(), query.SearchRequest{Query: q, Limit: 10})
+		if err == nil {
+			hits = res.Results
+		}
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer release()
-	res, err := r.Search(context.Background(), query.SearchRequest{Query: q, Limit: 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.Results
+	return hits
 }
 
 func handoffCall() []byte {
@@ -133,9 +140,11 @@ func TestHandoffAcrossClientsAndImport(t *testing.T) {
 	if len(e.search(t, secret)) != 0 {
 		t.Fatal("the secret is searchable")
 	}
-	r, release, _ := e.h.opts.Open()
-	so, err := r.Session(reported.SessionID(res.ReportedID))
-	release()
+	var so *core.SessionObject
+	err = e.h.opts.Read(context.Background(), func(r *query.Reader) (err error) {
+		so, err = r.Session(reported.SessionID(res.ReportedID))
+		return err
+	})
 	if err != nil || so.Session.EventCount != 2 {
 		t.Fatalf("imported = %+v, %v", so, err)
 	}

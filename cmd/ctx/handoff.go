@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -15,19 +16,20 @@ import (
 // handoff wires the spec 001 use cases for one CLI command.
 func handoff(env *Env) *app.Handoff {
 	home := env.CtxHome()
-	open := func() (*query.Reader, func(), error) {
+	read := func(_ context.Context, fn func(*query.Reader) error) error {
 		if _, err := os.Stat(filepath.Join(home, "refs")); err != nil {
-			return nil, nil, query.Errorf(query.CodeNoHistory, "nothing has been imported yet: run ctx import")
+			return query.Errorf(query.CodeNoHistory, "nothing has been imported yet: run ctx import")
 		}
 		r, err := query.Open(home)
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
-		return r, func() { r.Close() }, nil
+		defer r.Close()
+		return fn(r)
 	}
 	wake := func() { daemon.WakeBeforeRead(home, env.Source(), 200*time.Millisecond) }
 	return app.NewHandoff(app.HandoffOptions{Home: home, Version: version, Now: env.Now,
-		Settings: app.DefaultHandoffSettings(), Open: open, Wake: wake})
+		Settings: app.DefaultHandoffSettings(), Read: read, Wake: wake})
 }
 
 // cliCaller is the CLI as a door.
