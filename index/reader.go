@@ -127,7 +127,7 @@ func openShard(root, name string, timeout time.Duration) (bleve.Index, error) {
 	if err != nil {
 		return nil, shardErr(name, "open", ErrShardDamaged, err)
 	}
-	if !idx.Mapping().FieldMappingForPath(fieldHit).Store {
+	if m := idx.Mapping(); !m.FieldMappingForPath(fieldHit).Store || !m.FieldMappingForPath(fieldTS).DocValues {
 		_ = idx.Close()
 		return nil, shardErr(name, "open", ErrShardFormat, nil)
 	}

@@ -200,7 +200,7 @@ func (c *collector) fetch(ctx context.Context, must query.Query, f, not []query.
 	for round := 0; round < maxFetchRounds && len(c.hits) < want; round++ {
 		req := bleve.NewSearchRequestOptions(bq, n, round*n, false)
 		if !scored {
-			req.SortBy([]string{"-" + fieldTimestamp, "_id"})
+			req.SortBy([]string{"-" + fieldTS, "_id"})
 		}
 		res, err := c.r.alias.SearchInContext(ctx, req)
 		if err != nil {
@@ -233,6 +233,9 @@ func (c *collector) collect(dms []*search.DocumentMatch) error {
 		h, err := c.loader.load(dm, id)
 		if err != nil {
 			return err
+		}
+		if !inTime(&c.q, h.Timestamp) {
+			continue // on a boundary day, outside the exact bound
 		}
 		if math.IsNaN(h.Score) || math.IsInf(h.Score, 0) {
 			h.Score = 0
@@ -312,11 +315,8 @@ func filters(q Query, scope core.Scope) []query.Query {
 	if w := workspaceQuery(q.Workspace); w != nil {
 		out = append(out, w)
 	}
-	if !q.Since.IsZero() || !q.Until.IsZero() {
-		incl, excl := true, false
-		dr := query.NewDateRangeInclusiveQuery(q.Since, q.Until, &incl, &excl)
-		dr.SetField(fieldTimestamp)
-		out = append(out, dr)
+	if d := dayRange(q.Since, q.Until); d != nil {
+		out = append(out, d)
 	}
 	if q.PrimaryOnly {
 		b := query.NewBoolFieldQuery(false)
@@ -324,6 +324,39 @@ func filters(q Query, scope core.Scope) []query.Query {
 		out = append(out, b)
 	}
 	return out
+}
+
+// dayRange selects the events of the UTC days from since's through
+// until's (either zero is unbounded), or nil when both are zero; inTime
+// checks the exact bounds on each candidate. An event without an indexed
+// time has no day, so it never passes a time bound.
+func dayRange(since, until time.Time) query.Query {
+	if since.IsZero() && until.IsZero() {
+		return nil
+	}
+	lo, hi := "0", "" // every day term is digits, so "0" is below them all; "" is unbounded
+	if !since.IsZero() {
+		lo = dayTerm(since)
+	}
+	if !until.IsZero() {
+		hi = dayTerm(until)
+	}
+	yes := true
+	r := query.NewTermRangeInclusiveQuery(lo, hi, &yes, &yes)
+	r.SetField(fieldDay)
+	return r
+}
+
+// inTime reports whether a hit's time is within q's bounds (Since
+// inclusive, Until exclusive); a hit without a time passes no bound.
+func inTime(q *Query, ts time.Time) bool {
+	if q.Since.IsZero() && q.Until.IsZero() {
+		return true
+	}
+	if ts.IsZero() || !indexedTime(ts) {
+		return false
+	}
+	return !ts.Before(q.Since) && (q.Until.IsZero() || ts.Before(q.Until))
 }
 
 // workspaceQuery matches the workspace itself or any path under it.

@@ -348,3 +348,45 @@ func TestAllWordsFirst(t *testing.T) {
 		t.Fatalf("%d hits; documents with one word should fill the page", len(res.Hits))
 	}
 }
+
+// Time bounds across days: the day terms select whole UTC days and the exact
+// bound is checked on each candidate, so an event on a boundary day outside
+// the bound is dropped and one without a time passes no bound; empty text
+// orders by the sortable time term, newest first, across days.
+func TestTimeBoundsAcrossDays(t *testing.T) {
+	s := newSession("days")
+	day := 24 * time.Hour
+	d1 := newDoc(s, "1", core.TypeMessage, "osprey log", at(t0.Add(-time.Minute)))
+	d2 := newDoc(s, "2", core.TypeMessage, "osprey log", at(t0.Add(day+time.Hour)))
+	d3 := newDoc(s, "3", core.TypeMessage, "osprey log", at(t0.Add(2*day+23*time.Hour)))
+	d4 := newDoc(s, "4", core.TypeMessage, "osprey log", at(t0.Add(40*day)))
+	none := newDoc(s, "5", core.TypeMessage, "osprey log")
+	none.Event.Timestamp = time.Time{}
+	r := openIndex(t, []Doc{d1, d2, d3, d4, none})
+	tests := []struct {
+		name string
+		q    Query
+		want []Doc
+	}{
+		{"no bound", Query{}, []Doc{d1, d2, d3, d4, none}},
+		{"since mid-day", Query{Since: t0.Add(day + 2*time.Hour)}, []Doc{d3, d4}},
+		{"since exact", Query{Since: t0.Add(day + time.Hour)}, []Doc{d2, d3, d4}},
+		{"until mid-day", Query{Until: t0.Add(2*day + 22*time.Hour)}, []Doc{d1, d2}},
+		{"until exact is exclusive", Query{Until: t0.Add(day + time.Hour)}, []Doc{d1}},
+		{"window", Query{Since: t0, Until: t0.Add(3 * day)}, []Doc{d2, d3}},
+		{"empty window", Query{Since: t0.Add(3 * day), Until: t0.Add(39 * day)}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.q.Text = "osprey"
+			sameSet(t, find(t, r, tt.q), tt.want...)
+		})
+	}
+	t.Run("empty text newest first", func(t *testing.T) {
+		got := ids(find(t, r, Query{Limit: 10}))
+		want := []core.EventID{d4.Event.ID, d3.Event.ID, d2.Event.ID, d1.Event.ID, none.Event.ID}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("order %v, want %v", got, want)
+		}
+	})
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# ctx beside rg on one generated corpus, in one run: builds the corpus once,
+# imports it (CTX_DAEMON=off), then alternates `ctx search Q --limit 10` and
+# `rg -l -i -F Q` over the raw history for the same queries and prints the
+# median of each, their ratio (ctx / rg), the import's rate and CPU per event,
+# and the store's size against the raw history.
+#
+# Usage: scripts/vs-rg.sh [EVENTS] [ROUNDS]   (defaults 200000 and 5)
+# Set VS_RG_KEEP=DIR to keep (or reuse) the corpus and store in DIR.
+set -euo pipefail
+export CTX_DAEMON=off
+cd "$(dirname "$0")/.."
+events="${1:-200000}"
+rounds="${2:-5}"
+command -v rg >/dev/null || { echo "vs-rg: rg (ripgrep) is not on PATH" >&2; exit 2; }
+go build -o bin/ctx ./cmd/ctx
+go build -o bin/ctx-corpus ./cmd/ctx-corpus
+if [ -n "${VS_RG_KEEP:-}" ]; then
+	work=$VS_RG_KEEP
+	mkdir -p "$work"
+else
+	work=$(mktemp -d)
+	trap 'rm -rf "$work"' EXIT
+fi
+export HOME="$work/home" CTX_HOME="$work/store"
+unset CLAUDE_CONFIG_DIR CODEX_HOME XDG_DATA_HOME
+
+ms() { echo $(( $(date +%s%N) / 1000000 )); }
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ ! -d "$HOME/.claude" ]; then
+	./bin/ctx-corpus -home "$HOME" -events "$events" -seed 42
+fi
+raw=$(du -sb "$HOME" | cut -f1)
+if [ ! -d "$CTX_HOME/refs" ]; then
+	t0=$(ms)
+	/usr/bin/time -f '%U %S %M' -o "$work/import.time" ./bin/ctx import --format json >"$work/import.json"
+	t1=$(ms)
+	read -r user sys rss <"$work/import.time"
+	n=$(grep -o '"events_read": [0-9]*' "$work/import.json" | grep -o '[0-9]*$')
+	awk -v n="$n" -v ms=$((t1 - t0)) -v u="$user" -v s="$sys" -v rss="$rss" 'BEGIN {
+		printf "import: %d events in %.1f s, %d events/s, %.0f CPU-µs/event, peak %d MiB\n",
+			n, ms / 1000, n * 1000 / ms, (u + s) * 1e6 / n, rss / 1024 }'
+fi
+store=$(du -sb "$CTX_HOME" | cut -f1)
+echo "raw history: $((raw / 1048576)) MiB  store: $((store / 1048576)) MiB  ($((store * 100 / raw))% of raw)"
+
+queries=("flaky test timeout" "parseConfig" "connection refused" "apply_patch" "retry backoff"
+	"nil pointer dereference" "go test ./..." "migration rollback")
+: >"$work/ctx.ms"
+: >"$work/rg.ms"
+for ((r = 0; r < rounds; r++)); do
+	for q in "${queries[@]}"; do
+		t0=$(ms); ./bin/ctx search "$q" --limit 10 >/dev/null; t1=$(ms)
+		echo $((t1 - t0)) >>"$work/ctx.ms"
+		t0=$(ms); rg -l -i -F "$q" "$HOME" >/dev/null || true; t1=$(ms)
+		echo $((t1 - t0)) >>"$work/rg.ms"
+	done
+done
+c=$(median <"$work/ctx.ms")
+g=$(median <"$work/rg.ms")
+awk -v c="$c" -v g="$g" -v n=$((rounds * ${#queries[@]})) 'BEGIN {
+	printf "search p50 over %d runs each: ctx %d ms, rg -l %d ms, ratio ctx/rg %.2f\n", n, c, g, c / (g > 0 ? g : 1) }'
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
