@@ -24,14 +24,33 @@ import (
 func BenchmarkFieldCost(b *testing.B) {
 	docs := parsedCorpus(b, benchDocs(b))
 	code, std := newMapping().AnalyzerNamed(CodeAnalyzer), newMapping().AnalyzerNamed(QueryAnalyzer)
-	var tokens, unique, uniqueStd int
+	var tokens, unique, uniqueStd, chunkTerms, repeats, repeatBytes, textBytes int
+	seenText := map[string]bool{}
+	run, runSession, runLen := map[string]bool{}, core.SessionID{}, 0
 	for _, d := range docs {
 		text := []byte(eventText(d.Event))
 		toks := code.Analyze(text)
+		terms := analysisTerms(toks)
 		tokens += len(toks)
-		unique += len(analysisTerms(toks))
+		unique += len(terms)
 		uniqueStd += len(analysisTerms(std.Analyze(text)))
+		textBytes += len(text)
+		if seenText[string(text)] {
+			repeats++
+			repeatBytes += len(text)
+		}
+		seenText[string(text)] = true
+		// A document per run of up to 64 events of a session (a chunk).
+		if d.Session.ID != runSession || runLen == 64 {
+			chunkTerms += len(run)
+			run, runSession, runLen = map[string]bool{}, d.Session.ID, 0
+		}
+		runLen++
+		for t := range terms {
+			run[t] = true
+		}
 	}
+	chunkTerms += len(run)
 	n := float64(len(docs))
 	variants := []struct {
 		name string
@@ -84,9 +103,19 @@ func BenchmarkFieldCost(b *testing.B) {
 			}
 			b.ReportMetric(cpu/n/float64(b.N), "cpu-µs/doc")
 			b.ReportMetric(float64(size)/n, "B/doc")
-			b.ReportMetric(float64(tokens)/n, "text-tokens/doc")
-			b.ReportMetric(float64(unique)/n, "text-terms/doc")
-			b.ReportMetric(float64(uniqueStd)/n, "std-terms/doc")
+			if v.name != "full" {
+				return
+			}
+			// What the text holds, whatever the fields: tokens and distinct
+			// terms per event; distinct terms per event were a document one
+			// 64-event run of a session (a chunk); the share of events, and
+			// of text bytes, that repeat an earlier event's text.
+			b.ReportMetric(float64(tokens)/n, "tokens/event")
+			b.ReportMetric(float64(unique)/n, "terms/event")
+			b.ReportMetric(float64(uniqueStd)/n, "std-terms/event")
+			b.ReportMetric(float64(chunkTerms)/n, "chunk-terms/event")
+			b.ReportMetric(100*float64(repeats)/n, "%repeat-events")
+			b.ReportMetric(100*float64(repeatBytes)/float64(textBytes), "%repeat-bytes")
 		})
 	}
 }
