@@ -25,6 +25,8 @@ type ShardMeta struct {
 	Name  string `json:"name"`
 	Docs  int    `json:"docs"`
 	Bytes int64  `json:"bytes"`
+	// Sums is the hash of the shard's SumsFile, written when it was sealed.
+	Sums *objects.ID `json:"sums,omitempty"`
 }
 
 // Build defaults, measured on 2 cores (see doc.go). Batches of 2,500 build as

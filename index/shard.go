@@ -97,7 +97,11 @@ func (w *shardWriter) finish(ctx context.Context) (ShardMeta, error) {
 		w.abort()
 		return ShardMeta{}, shardErr(w.name, "build", errBuildFailed, err)
 	}
-	size, err := seal(w.tmp)
+	sums, err := writeSums(w.tmp)
+	var size int64
+	if err == nil {
+		size, err = seal(w.tmp)
+	}
 	if err == nil {
 		err = publishDir(w.tmp, filepath.Join(w.root, w.name))
 	}
@@ -105,11 +109,12 @@ func (w *shardWriter) finish(ctx context.Context) (ShardMeta, error) {
 		_ = os.RemoveAll(w.tmp)
 		return ShardMeta{}, shardErr(w.name, "build", errBuildFailed, err)
 	}
-	if err := Verify(w.root, w.name, len(w.seen)); err != nil {
+	m := ShardMeta{Name: w.name, Docs: len(w.seen), Bytes: size, Sums: &sums}
+	if err := VerifyShard(w.root, m); err != nil {
 		_ = os.RemoveAll(filepath.Join(w.root, w.name))
 		return ShardMeta{}, err
 	}
-	return ShardMeta{Name: w.name, Docs: len(w.seen), Bytes: size}, nil
+	return m, nil
 }
 
 // abort stops the shard and removes its temporary directory.

@@ -265,7 +265,7 @@ func (m *merge) shards(r *run, number uint64) ([]refs.Shard, error) {
 	}
 	var out []refs.Shard
 	for _, s := range m.built {
-		out = append(out, refs.Shard{Name: s.Name, Docs: s.Docs, Bytes: s.Bytes, Generation: number, Chunks: &list})
+		out = append(out, refs.Shard{Name: s.Name, Docs: s.Docs, Bytes: s.Bytes, Generation: number, Chunks: &list, Sums: s.Sums})
 	}
 	return out, nil
 }

@@ -55,7 +55,7 @@ func (r *run) publish(ctx context.Context, rs *refs.Refs) (*Report, error) {
 		}
 		for _, s := range r.newShards {
 			gen.Shards = append(gen.Shards, refs.Shard{Name: s.Name, Docs: s.Docs, Bytes: s.Bytes,
-				Generation: gen.Number, Chunks: &id})
+				Generation: gen.Number, Chunks: &id, Sums: s.Sums})
 		}
 	}
 	limit := MaxSmallShards

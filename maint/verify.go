@@ -54,6 +54,7 @@ func Verify(home string) (*VerifyReport, error) {
 	if err != nil {
 		return nil, err
 	}
+	rep.Damage = append(rep.Damage, checkRefs(rs, active)...)
 	seen := map[objects.ID]bool{}
 	for _, g := range gens {
 		if err := reach(s, g, seen, bad); err != nil {
@@ -65,7 +66,7 @@ func Verify(home string) (*VerifyReport, error) {
 		if g, err := refs.Load(s, active); err == nil {
 			for _, sh := range g.Shards {
 				rep.Shards++
-				if err := index.Verify(ingest.IndexDir(home), sh.Name, sh.Docs); err != nil {
+				if err := index.VerifyShard(ingest.IndexDir(home), index.ShardMeta{Name: sh.Name, Docs: sh.Docs, Sums: sh.Sums}); err != nil {
 					rep.Damage = append(rep.Damage, Damage{Kind: "shard", Name: sh.Name, Reason: err.Error()})
 				}
 			}
@@ -103,4 +104,32 @@ func kept(rs *refs.Refs) ([]objects.ID, objects.ID, error) {
 		add(log[i].New)
 	}
 	return out, active, nil
+}
+
+// checkRefs checks refs/active against its reflog: a missing active ref
+// with generations logged is damage (not an empty store: the next import
+// would start a new history at generation 1), as is a reflog that is
+// missing, does not end at the active generation or whose entries do not
+// chain (each entry's old generation is the one before it).
+func checkRefs(rs *refs.Refs, active objects.ID) []Damage {
+	log, err := rs.Log(refs.Active)
+	if err != nil {
+		return []Damage{{Kind: "ref", Name: "reflog", Reason: err.Error()}}
+	}
+	var out []Damage
+	switch {
+	case active.IsZero() && len(log) > 0:
+		out = append(out, Damage{Kind: "ref", Name: refs.Active, Reason: "missing, while the reflog names generations"})
+	case !active.IsZero() && len(log) == 0:
+		out = append(out, Damage{Kind: "ref", Name: "reflog", Reason: "missing or empty, while refs/active names a generation"})
+	case !active.IsZero() && log[len(log)-1].New != active:
+		out = append(out, Damage{Kind: "ref", Name: "reflog", Reason: "its last entry is not the active generation"})
+	}
+	for i := 1; i < len(log); i++ {
+		if log[i].Old != log[i-1].New {
+			out = append(out, Damage{Kind: "ref", Name: "reflog", Reason: fmt.Sprintf("entry %d does not follow entry %d", i+1, i)})
+			break
+		}
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/zeebo/blake3"
 )
@@ -21,6 +22,16 @@ var ErrInvalidID = errors.New("objects: invalid object id")
 // derived session and event identities of package core, comes from here.
 func Hash(data []byte) ID {
 	return ID(blake3.Sum256(data))
+}
+
+// HashReader hashes everything r yields, as Hash would hash it in one
+// piece, and returns the number of bytes read.
+func HashReader(r io.Reader) (ID, int64, error) {
+	h := blake3.New()
+	n, err := io.Copy(h, r)
+	var id ID
+	copy(id[:], h.Sum(nil))
+	return id, n, err
 }
 
 // HashParts hashes the parts separated by NUL bytes, so that ("ab","c") and

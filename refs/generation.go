@@ -19,6 +19,9 @@ type Shard struct {
 	// Chunks names the object listing the chunks whose events the build
 	// that made this shard indexed; merging re-reads them.
 	Chunks *objects.ID `json:"chunks,omitempty"`
+	// Sums names the checksum list of the shard's files recorded when it
+	// was sealed (index.ShardMeta.Sums); verify checks every file against it.
+	Sums *objects.ID `json:"sums,omitempty"`
 }
 
 // SourceStats are the per-source figures of a generation.
