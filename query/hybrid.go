@@ -120,6 +120,9 @@ func (r *Reader) SearchWith(ctx context.Context, req SearchRequest, so SemanticO
 	if err := r.resolveSelectors(req.SourceRoots, req.SourceGroups); err != nil {
 		return nil, err
 	}
+	if err := r.checkProviders(req.Providers); err != nil {
+		return nil, err
+	}
 	out.Metadata.RequestedMode, out.Metadata.Mode = req.Mode, req.Mode
 	weight, err := planMode(&req, scope, so.Config, &out.Metadata)
 	if err != nil {

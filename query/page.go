@@ -47,27 +47,26 @@ type Pagination struct {
 // KindSessionTranscript is the kind of SessionPage.
 const KindSessionTranscript = "session_transcript"
 
-func (req *ShowSessionPageRequest) validate() (core.SessionID, error) {
+func (req *ShowSessionPageRequest) validate() error {
 	if req.Mode == "" {
 		req.Mode = ModeTranscript
 	}
 	if req.Mode != ModeTranscript && req.Mode != ModeLog {
-		return core.SessionID{}, Errorf(CodeInvalidRequest, "mode must be transcript or log")
+		return Errorf(CodeInvalidRequest, "mode must be transcript or log")
 	}
 	if req.Limit == 0 {
 		req.Limit = DefaultPageLimit
 	}
 	if req.Limit < 1 || req.Limit > MaxPageLimit {
-		return core.SessionID{}, Errorf(CodeInvalidRequest, "limit must be between 1 and %d", MaxPageLimit)
+		return Errorf(CodeInvalidRequest, "limit must be between 1 and %d", MaxPageLimit)
 	}
 	if req.MaxBytes < 0 {
-		return core.SessionID{}, Errorf(CodeInvalidRequest, "max bytes must not be negative")
+		return Errorf(CodeInvalidRequest, "max bytes must not be negative")
 	}
-	id, err := core.ParseSessionID(req.ID)
-	if err != nil {
-		return id, Errorf(CodeInvalidRequest, "not a session id: want ses_ followed by 32 hex digits")
+	if strings.TrimSpace(req.ID) == "" {
+		return Errorf(CodeInvalidRequest, "a session id is required")
 	}
-	return id, nil
+	return nil
 }
 
 // ShowSessionPage returns one page of a session's events selected by mode
@@ -76,7 +75,10 @@ func (req *ShowSessionPageRequest) validate() (core.SessionID, error) {
 // pinned generation; the page seeks to the chunk that holds the cursor's
 // ordinal, so a deep page costs what the first one costs.
 func (r *Reader) ShowSessionPage(req ShowSessionPageRequest) (*SessionPage, error) {
-	id, err := req.validate()
+	if err := req.validate(); err != nil {
+		return nil, err
+	}
+	id, err := r.ResolveSession(req.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -103,12 +103,19 @@ func TestShowSessionPageContract(t *testing.T) {
 	_, err = r.ShowSessionPage(ShowSessionPageRequest{ID: big, Mode: ModeLog, Limit: 75, Cursor: p1.Pagination.NextCursor})
 	wantCode(t, err, CodeCursorMismatch)
 	for _, bad := range []ShowSessionPageRequest{{ID: big, Limit: -1}, {ID: big, Limit: 4097}, {ID: big, Mode: "all"},
-		{ID: "ses_nope"}, {ID: big, MaxBytes: -1}} {
+		{ID: " "}, {ID: big, MaxBytes: -1}} {
 		_, err := r.ShowSessionPage(bad)
 		wantCode(t, err, CodeInvalidRequest)
 	}
-	_, err = r.ShowSessionPage(ShowSessionPageRequest{ID: "ses_00000000000000000000000000000000"})
-	wantCode(t, err, CodeNotFound)
+	for _, missing := range []string{"ses_00000000000000000000000000000000", "ses_nope", "ses_0000"} {
+		_, err = r.ShowSessionPage(ShowSessionPageRequest{ID: missing})
+		wantCode(t, err, CodeNotFound)
+	}
+	// A unique prefix of the id names the session as the full id does.
+	byPrefix, err := r.ShowSessionPage(ShowSessionPageRequest{ID: big[:16], Limit: 75})
+	if err != nil || byPrefix.Session.ID.String() != big {
+		t.Fatalf("prefix %s: %v", big[:16], err)
+	}
 	_, err = r.ShowSessionPage(ShowSessionPageRequest{ID: big, Cursor: "not a cursor"})
 	wantCode(t, err, CodeInvalidCursor)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -198,6 +199,28 @@ func (r *Reader) resolveSelectors(roots, groups []string) error {
 	for _, v := range groups {
 		if !knownGroups[v] {
 			return Errorf(CodeInvalidRequest, "unknown source group (see ctx sources)")
+		}
+	}
+	return nil
+}
+
+// checkProviders fails when a provider filter names no provider ctx knows
+// (built-in, or a plugin source of the pinned generation): a typo such as
+// gemini for gemini-cli would otherwise answer "no results". The message
+// lists the valid ids, never the rejected value.
+func (r *Reader) checkProviders(providers []string) error {
+	if len(providers) == 0 {
+		return nil
+	}
+	known := sources.Names(sources.Builtin())
+	for _, s := range r.gen.Sources {
+		if !slices.Contains(known, s.Provider) {
+			known = append(known, s.Provider)
+		}
+	}
+	for _, p := range providers {
+		if !slices.Contains(known, p) {
+			return Errorf(CodeInvalidRequest, "unknown provider: want one of %s", strings.Join(known, ", "))
 		}
 	}
 	return nil

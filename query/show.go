@@ -30,6 +30,8 @@ type Completion struct {
 
 // ShowSessionRequest selects a session stream.
 type ShowSessionRequest struct {
+	// ID is anything ResolveSession takes: a ses_ id or a unique prefix of
+	// one, an evt_ id, the agent's own session id.
 	ID        string
 	Mode      string // transcript (default) or log
 	MaxEvents int    // 0: all
@@ -56,9 +58,9 @@ func (r *Reader) ShowSession(req ShowSessionRequest, header func(*SessionInfo) e
 	if req.MaxEvents < 0 {
 		return nil, Errorf(CodeInvalidRequest, "max events must not be negative")
 	}
-	id, err := core.ParseSessionID(req.ID)
+	id, err := r.ResolveSession(req.ID)
 	if err != nil {
-		return nil, Errorf(CodeInvalidRequest, "not a session id: want ses_ followed by 32 hex digits")
+		return nil, err
 	}
 	so, err := r.Session(id)
 	if err != nil {

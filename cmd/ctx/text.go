@@ -38,7 +38,7 @@ func oneLine(s string) string {
 func parseTime(s string, now time.Time) (time.Time, error) {
 	t, err := query.ParseTime(s, now, "a time")
 	if err != nil {
-		return t, usagef("bad time: want RFC 3339, YYYY-MM-DD, or a duration like 7d or 36h")
+		return t, usagef("bad time: want RFC 3339, YYYY-MM-DD, today, yesterday, or an age such as 90m, 36h, 3d or 2w")
 	}
 	return t, nil
 }

@@ -47,7 +47,7 @@ func newVerifyCmd(env *Env, f *format) *cobra.Command {
 }
 
 func newGCCmd(env *Env, f *format) *cobra.Command {
-	var keep time.Duration
+	keep := ageFlag(14 * 24 * time.Hour)
 	cmd := &cobra.Command{
 		Use:   "gc",
 		Short: "Remove objects and index shards no kept generation reaches",
@@ -61,7 +61,7 @@ func newGCCmd(env *Env, f *format) *cobra.Command {
 			if keep < 0 {
 				return usagef("--keep must not be negative")
 			}
-			rep, err := maint.GC(cmd.Context(), env.CtxHome(), keep, env.Now(), func() {
+			rep, err := maint.GC(cmd.Context(), env.CtxHome(), time.Duration(keep), env.Now(), func() {
 				fmt.Fprintln(env.Stderr, "ctx: another import is writing the store; waiting for it…")
 			})
 			if err != nil {
@@ -75,6 +75,6 @@ func newGCCmd(env *Env, f *format) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().DurationVar(&keep, "keep", 14*24*time.Hour, "keep generations published within this long")
+	cmd.Flags().Var(&keep, "keep", "keep generations published within this long (36h, 7d, 2w)")
 	return cmd
 }
