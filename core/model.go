@@ -333,6 +333,9 @@ type Session struct {
 	Ended           time.Time `json:"ended"`
 	EventCount      int       `json:"event_count"`
 	Source          SourceRef `json:"source"`
+	// Machine is the machine a session pulled from a remote came from
+	// (see gitstore); empty for the sessions imported here.
+	Machine string `json:"machine,omitempty"`
 }
 
 // ParsedSession is what a parser returns for one session: metadata with the

@@ -65,6 +65,9 @@ type TreeEntry struct {
 	// (nil in trees written before it existed: readers then compute it
 	// from the session's events, and the next publish fills it in).
 	Digest *Digest `json:"digest,omitempty"`
+	// Machine is the machine a session pulled from a remote came from
+	// (gitstore); empty for the sessions imported here.
+	Machine string `json:"machine,omitempty"`
 }
 
 // Fill copies the session's time range and workspace into the entry.
@@ -150,7 +153,7 @@ func WriteSession(p objects.Putter, ps *ParsedSession, prev []ChunkRef) (Written
 	}
 	s := &ps.Session
 	entry := TreeEntry{Session: s.ID, Object: id, Root: s.RootSessionID, Provider: s.Provider,
-		SourceKey: s.Source.Path, Events: s.EventCount}
+		SourceKey: s.Source.Path, Events: s.EventCount, Machine: s.Machine}
 	entry.Fill(s)
 	entry.Digest = Summarize(s, ps.Events)
 	return WrittenSession{Entry: entry, Object: so, NewChunks: fresh, Replaced: replaced}, nil

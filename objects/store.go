@@ -183,9 +183,7 @@ func (b *Batch) Put(data []byte) (ID, error) {
 	if err != nil {
 		return id, writeError("write", id, err)
 	}
-	comp := encoder.EncodeAll(data, make([]byte, 0, len(data)/3+64+IDSize))
-	sum := Hash(comp)
-	comp = append(comp, sum[:]...)
+	comp := encodeFile(data)
 	if err := writeTemp(f, comp); err != nil {
 		f.Close()
 		os.Remove(f.Name())

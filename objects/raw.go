@@ -1,0 +1,44 @@
+package objects
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+)
+
+// Raw returns the bytes of an object's file (its zstd frame and trailing
+// hash) after checking them as Get does. They are what travels between
+// stores: a receiver checks them with Decode and keeps them as they are.
+func (s *Store) Raw(id ID) ([]byte, error) {
+	p := s.path(id)
+	raw, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("objects: read %s: %w", id, err)
+	}
+	if _, err := s.decode(id, p, raw); err != nil {
+		return nil, err
+	}
+	return raw, nil
+}
+
+// Encode returns the ID of data and the bytes of its object file, the form
+// Put writes and Raw returns.
+func Encode(data []byte) (ID, []byte) { return Hash(data), encodeFile(data) }
+
+func encodeFile(data []byte) []byte {
+	comp := encoder.EncodeAll(data, make([]byte, 0, len(data)/3+64+IDSize))
+	sum := Hash(comp)
+	return append(comp, sum[:]...)
+}
+
+// Decode checks the bytes of an object file that claims to be id (read from
+// elsewhere: another store, a remote) and returns the object's bytes. Bytes
+// that are damaged, do not decode or do not hash to id are a *CorruptError
+// whose Path is from (a description of where they came from).
+func Decode(id ID, raw []byte, from string) ([]byte, error) {
+	return (&Store{}).decode(id, from, raw)
+}
