@@ -15,6 +15,7 @@ import (
 	"ctx/gitstore"
 	"ctx/ingest"
 	"ctx/objects"
+	"ctx/query"
 	"ctx/refs"
 	"ctx/sources"
 
@@ -46,7 +47,7 @@ func newMachine(t *testing.T, name string) *machine {
 func (m *machine) session(ws, text string, n int) string {
 	m.t.Helper()
 	m.sessionSeq++
-	native := fmt.Sprintf("0000%04d-1111-2222-3333-%s", m.sessionSeq, strings.Repeat("4", 12))
+	native := fmt.Sprintf("%s-%04d-1111-2222-3333", m.id, m.sessionSeq)
 	return m.appendSession(native, ws, text, 0, n)
 }
 
@@ -151,4 +152,74 @@ func readable(t *testing.T, dir, text string) bool {
 		}
 	}
 	return false
+}
+
+// bare makes an empty bare repository and returns its file:// URL.
+func bare(t *testing.T) (dir, url string) {
+	t.Helper()
+	dir = filepath.Join(t.TempDir(), "remote.git")
+	if out, err := exec.Command("git", "init", "--quiet", "--bare", dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	return dir, "file://" + dir
+}
+
+func (m *machine) syncer() *gitstore.Syncer {
+	return &gitstore.Syncer{Home: m.ctx, Machine: m.id, Transport: &gitstore.Transport{}}
+}
+
+func (m *machine) push(r gitstore.Remote) (*gitstore.PushReport, error) {
+	m.t.Helper()
+	return m.syncer().Push(context.Background(), r, m.source(), all)
+}
+
+// merger merges incoming commits with ingest.Adopt, as ctx sync pull does.
+func (m *machine) merger() gitstore.Merger {
+	return func(ctx context.Context, in []gitstore.Incoming) error {
+		rs := make([]ingest.Remote, len(in))
+		for i, x := range in {
+			rs[i] = ingest.Remote{Machine: x.Machine, Commit: x.Commit.String(), Tree: x.Tree, Objects: x.Snapshot}
+		}
+		_, err := ingest.Adopt(ctx, ingest.Options{Home: m.ctx, Version: "test"}, rs)
+		return err
+	}
+}
+
+func (m *machine) pull(r gitstore.Remote) (*gitstore.PullReport, error) {
+	m.t.Helper()
+	return m.syncer().Pull(context.Background(), r, m.merger())
+}
+
+// tree returns the active generation's sessions by id.
+func (m *machine) tree() map[core.SessionID]core.TreeEntry {
+	m.t.Helper()
+	src := m.source()
+	t, err := core.LoadTree(src.Objects, src.Generation.Tree)
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	out := map[core.SessionID]core.TreeEntry{}
+	for _, e := range t.Sessions {
+		out[e.Session] = e
+	}
+	return out
+}
+
+// search returns the ids of the sessions whose events match q.
+func (m *machine) search(q string) map[string]bool {
+	m.t.Helper()
+	r, err := query.Open(m.ctx)
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	defer r.Close()
+	res, err := r.Search(context.Background(), query.SearchRequest{Query: q, Limit: 100})
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for _, h := range res.Results {
+		out[h.CtxSessionID] = true
+	}
+	return out
 }

@@ -301,6 +301,8 @@ type run struct {
 	newShards      []index.ShardMeta
 	indexedChunks  []core.IndexedChunk // the chunks whose events went to newShards
 	sessions       sync.Map            // core.SessionID → *sync.Mutex (see lockSession)
+	merged         []refs.Merged       // the other machines' commits a merge generation names
+	message        string              // the reflog message, when not an import's
 	mu             sync.Mutex
 }
 

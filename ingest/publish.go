@@ -29,7 +29,7 @@ func (r *run) publish(ctx context.Context, rs *refs.Refs) (*Report, error) {
 		return nil, err
 	}
 	prev := r.st.prev
-	if prev != nil && treeID == prev.Tree && len(r.newShards) == 0 && !r.changedMissing {
+	if prev != nil && treeID == prev.Tree && len(r.newShards) == 0 && !r.changedMissing && len(r.merged) == 0 {
 		r.batch.Abort()
 		return r.rep, nil
 	}
@@ -42,7 +42,8 @@ func (r *run) publish(ctx context.Context, rs *refs.Refs) (*Report, error) {
 		return nil, err
 	}
 	gen := &refs.Generation{Number: r.st.number + 1, Tree: treeID, Cursors: curID, Created: r.opts.Now(),
-		Importer: r.opts.Version, Sessions: len(entries), Events: events, Sources: r.sourceStats(cursors)}
+		Importer: r.opts.Version, Sessions: len(entries), Events: events, Sources: r.sourceStats(cursors),
+		Merged: r.merged}
 	if prev != nil {
 		gen.Parent = &r.st.prevID
 		gen.Shards = append(gen.Shards, prev.Shards...)
@@ -83,6 +84,9 @@ func (r *run) publish(ctx context.Context, rs *refs.Refs) (*Report, error) {
 		return nil, err
 	}
 	msg := fmt.Sprintf("import: %d files read, %d events indexed", r.rep.FilesRead, r.rep.EventsIndexed)
+	if r.message != "" {
+		msg = r.message
+	}
 	if err := rs.Update(refs.Active, r.st.prevID, genID, msg); err != nil {
 		return nil, err
 	}

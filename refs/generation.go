@@ -55,6 +55,15 @@ type Generation struct {
 	Events         int           `json:"events"`
 	Sources        []SourceStats `json:"sources"`
 	Shards         []Shard       `json:"shards"`
+	// Merged, on a merge generation, names the other machines' commits
+	// (git ids) whose sessions it took in: its parents besides Parent.
+	Merged []Merged `json:"merged,omitempty"`
+}
+
+// Merged is one other machine's commit a merge generation took in.
+type Merged struct {
+	Machine string `json:"machine"`
+	Commit  string `json:"commit"`
 }
 
 // StoreFormat is the version of the store format (objects, generations,

@@ -1,0 +1,146 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"ctx/core"
+	"ctx/index"
+	"ctx/objects"
+	"ctx/refs"
+)
+
+// Remote is one other machine's shared sessions, to merge into this store:
+// its session tree and a reader of its objects that checks every one
+// against its name (gitstore.Snapshot).
+type Remote struct {
+	Machine string
+	Commit  string // the git commit read, recorded in the merge generation
+	Tree    *core.Tree
+	Objects objects.Getter
+}
+
+// Adopt merges the sessions of other machines into the store as one merge
+// generation (naming their commits), indexed here like imported sessions.
+// A merge never drops anything: a session this store lacks is added, one it
+// has is replaced only by a longer history of it (the same session seen from
+// two machines is one session, its ids derived from the provider's). Every
+// incoming object is read and checked before anything is written, so a
+// damaged or forged one fails the merge with nothing imported.
+func Adopt(ctx context.Context, opts Options, remotes []Remote) (*Report, error) {
+	r, rs, unlock, err := begin(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	winners, err := r.winners(remotes)
+	if err != nil {
+		return nil, err
+	}
+	r.merged = make([]refs.Merged, 0, len(remotes))
+	var names []string
+	for _, rm := range remotes {
+		r.merged = append(r.merged, refs.Merged{Machine: rm.Machine, Commit: rm.Commit})
+		names = append(names, rm.Machine)
+	}
+	r.message = fmt.Sprintf("sync: %d sessions merged from %s", len(winners), strings.Join(names, ", "))
+	if err := r.storeAdopted(ctx, winners); err != nil {
+		r.batch.Abort()
+		return nil, err
+	}
+	rep, err := r.publish(ctx, rs)
+	if err != nil {
+		r.batch.Abort()
+		return nil, err
+	}
+	return rep, nil
+}
+
+// winners picks, per session, the longest incoming history that is longer
+// than the local one, and reads it whole (every object checked).
+func (r *run) winners(remotes []Remote) ([]*core.ParsedSession, error) {
+	type pick struct {
+		entry core.TreeEntry
+		from  *Remote
+	}
+	best := map[core.SessionID]pick{}
+	for i := range remotes {
+		rm := &remotes[i]
+		for _, e := range rm.Tree.Sessions {
+			have := 0
+			if local, ok := r.st.tree[e.Session]; ok {
+				have = local.Events
+			}
+			if p, ok := best[e.Session]; ok {
+				have = max(have, p.entry.Events)
+			}
+			if e.Events > have {
+				best[e.Session] = pick{entry: e, from: rm}
+			}
+		}
+	}
+	ids := make([]core.SessionID, 0, len(best))
+	for id := range best {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return string(ids[i][:]) < string(ids[j][:]) })
+	out := make([]*core.ParsedSession, 0, len(ids))
+	for _, id := range ids {
+		p := best[id]
+		so, err := core.LoadSession(p.from.Objects, p.entry.Object)
+		if err != nil {
+			return nil, fmt.Errorf("ingest: session %s of machine %s: %w", id, p.from.Machine, err)
+		}
+		evs, err := core.LoadEvents(p.from.Objects, so)
+		if err != nil {
+			return nil, fmt.Errorf("ingest: session %s of machine %s: %w", id, p.from.Machine, err)
+		}
+		if so.Session.ID != id || len(evs) != so.Session.EventCount {
+			return nil, fmt.Errorf("ingest: session %s of machine %s: %w", id, p.from.Machine,
+				&objects.CorruptError{ID: p.entry.Object, Path: "machine " + p.from.Machine, Reason: "session does not match its tree entry"})
+		}
+		so.Session.Machine = p.from.Machine
+		out = append(out, &core.ParsedSession{Session: so.Session, Events: evs})
+	}
+	return out, nil
+}
+
+// storeAdopted writes the winning sessions and indexes their new chunks.
+func (r *run) storeAdopted(ctx context.Context, sessions []*core.ParsedSession) error {
+	if len(sessions) == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	docs := make(chan index.Doc, 4096)
+	var shards []index.ShardMeta
+	var buildErr error
+	built := make(chan struct{})
+	go func() {
+		defer close(built)
+		shards, buildErr = index.BuildShards(ctx, IndexDir(r.opts.Home), docs, index.BuildOptions{})
+		if buildErr != nil {
+			cancel()
+			for range docs {
+			}
+		}
+	}()
+	var err error
+	for _, ps := range sessions {
+		if err = r.storeSession(ctx, ps, docs); err != nil {
+			break
+		}
+	}
+	close(docs)
+	<-built
+	if err != nil {
+		return err
+	}
+	if buildErr != nil {
+		return fmt.Errorf("index: %w", buildErr)
+	}
+	r.newShards = shards
+	return nil
+}
