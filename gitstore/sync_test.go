@@ -22,9 +22,26 @@ func TestThreeMachinesAroundABareRemote(t *testing.T) {
 			t.Fatalf("push %s: %v %+v", m.id, err, rep)
 		}
 	}
+	states := func() map[string]string {
+		st, err := c.syncer().Status(t.Context(), r, c.source(), all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, m := range st.Machines {
+			out[m.Machine] = m.State
+		}
+		return out
+	}
+	if st := states(); st[a.id] != gitstore.StateNew || st[b.id] != gitstore.StateNew || st[c.id] != gitstore.StateUpToDate {
+		t.Fatalf("status before pull: %v", st)
+	}
 	rep, err := c.pull(r)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if st := states(); st[a.id] != gitstore.StateUpToDate || st[b.id] != gitstore.StateUpToDate || st[c.id] != gitstore.StateUpToDate {
+		t.Fatalf("status after pull: %v", st)
 	}
 	if len(rep.Merged) != 2 {
 		t.Fatalf("merged %d machines, want 2", len(rep.Merged))
@@ -53,9 +70,17 @@ func TestThreeMachinesAroundABareRemote(t *testing.T) {
 	if rep, err := c.pull(r); err != nil || len(rep.Merged) != 0 || c.source().GenerationID != before {
 		t.Fatalf("second pull: %v %+v", err, rep)
 	}
-	// gamma shares only its own session: pulled ones stay their machines'.
-	if rep, err := c.push(r); err != nil || rep.Exported.Manifest.Sessions != 1 {
+	// gamma shares only its own sessions: pulled ones stay their machines'.
+	c.session("/w/proj", "gamma again", 1)
+	c.importOnce()
+	if st := states(); st[c.id] != gitstore.StateAhead {
+		t.Fatalf("status with an unpushed session: %v", st)
+	}
+	if rep, err := c.push(r); err != nil || rep.Exported.Manifest.Sessions != 2 {
 		t.Fatalf("gamma's push: %v %+v", err, rep)
+	}
+	if st := states(); st[c.id] != gitstore.StateUpToDate {
+		t.Fatalf("status after push: %v", st)
 	}
 }
 
