@@ -24,6 +24,9 @@ type Evidence struct {
 	Timestamp       *time.Time `json:"timestamp"`
 	Excerpt         string     `json:"excerpt"`
 	InStore         bool       `json:"in_store"`
+	// Machine names the machine the session was pulled from (ctx sync);
+	// absent for sessions imported here.
+	Machine string `json:"machine,omitempty"`
 }
 
 // Resolver resolves event ids through one pinned generation, caching each.
@@ -46,9 +49,10 @@ type resolved struct {
 
 // sessionReader reads one session's chunks on demand.
 type sessionReader struct {
-	chunks []core.ChunkRef   // nil when the session is not in the store
-	next   int               // the next chunk to read
-	events map[string][]byte // event id → the event's JSON, decoded when cited
+	chunks  []core.ChunkRef   // nil when the session is not in the store
+	machine string            // the machine it was pulled from, if any
+	next    int               // the next chunk to read
+	events  map[string][]byte // event id → the event's JSON, decoded when cited
 }
 
 // NewResolver wraps a pinned reader; rd may be nil.
@@ -70,6 +74,9 @@ func (rs *Resolver) Evidence(r *Record) []Evidence {
 		if v := rs.lookup(r.CtxSessionID, id); v.ok {
 			ts := v.ts
 			e.Timestamp, e.Excerpt, e.InStore = &ts, v.excerpt, true
+			if sr := rs.sessions[r.CtxSessionID]; sr != nil {
+				e.Machine = sr.machine
+			}
 		}
 		out = append(out, e)
 	}
@@ -110,7 +117,7 @@ func (rs *Resolver) find(session, id string) []byte {
 		sr = &sessionReader{events: map[string][]byte{}}
 		if sid, err := core.ParseSessionID(session); err == nil {
 			if so, err := rs.rd.Session(sid); err == nil {
-				sr.chunks = so.Chunks
+				sr.chunks, sr.machine = so.Chunks, so.Session.Machine
 			}
 		}
 		rs.sessions[session] = sr

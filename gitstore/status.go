@@ -36,7 +36,8 @@ type StatusReport struct {
 
 // Status compares the remote's machine refs (git ls-remote) with what this
 // store merged and pushed: this machine is ahead when the view of src (the
-// active generation) is not the one last pushed.
+// active generation; none when nothing was imported) is not the one last
+// pushed.
 func (s *Syncer) Status(ctx context.Context, r Remote, src Source, include func(core.TreeEntry) bool) (*StatusReport, error) {
 	remote, err := s.Transport.MachineRefs(ctx, r.URL)
 	if err != nil {
@@ -82,6 +83,9 @@ func (s *Syncer) ownState(r Remote, theirs plumbing.Hash, src Source, include fu
 	mine, err := m.Ref(MachineRef(s.Machine))
 	if err != nil || mine != theirs {
 		return ms, err
+	}
+	if src.Generation == nil { // nothing imported here
+		return ms, nil
 	}
 	v, err := buildView(src, include)
 	if err != nil {

@@ -29,7 +29,20 @@ type Config struct {
 		Enabled *bool `toml:"enabled"`
 	} `toml:"daemon"`
 	Semantic SemanticSettings `toml:"semantic"`
+	Sync     SyncSettings     `toml:"sync"`
 	path     string
+}
+
+// SyncSettings is the [sync] table: what ctx sync push shares (nothing
+// unless a list names something).
+type SyncSettings struct {
+	Include struct {
+		// Workspaces selects the sessions whose workspace is one of these
+		// directories or below one (absolute, or starting with ~/).
+		Workspaces []string `toml:"workspaces"`
+		// Providers selects every session of these providers.
+		Providers []string `toml:"providers"`
+	} `toml:"include"`
 }
 
 // SemanticSettings is the [semantic] table: vectors for semantic and
@@ -155,6 +168,13 @@ func (c *Config) validate(env core.Env) error {
 		if !filepath.IsAbs(s.Path) {
 			return &ConfigError{c.path, where + ": path must be absolute or start with ~/"}
 		}
+	}
+	for i, w := range c.Sync.Include.Workspaces {
+		w = filepath.Clean(expandHome(w, env.Home))
+		if !filepath.IsAbs(w) {
+			return &ConfigError{c.path, fmt.Sprintf("[sync.include] workspaces #%d: must be absolute or start with ~/", i+1)}
+		}
+		c.Sync.Include.Workspaces[i] = w
 	}
 	if err := c.SemanticConfig().Validate(); err != nil {
 		return &ConfigError{c.path, "[semantic]: " + err.Error()}

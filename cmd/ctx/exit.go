@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 
+	"ctx/gitstore"
 	"ctx/ingest"
+	"ctx/objects"
 	"ctx/query"
 	"ctx/sources"
 )
@@ -55,6 +57,14 @@ func exitCode(err error) (int, string) {
 		return exitUsage, string(query.CodeInvalidConfig)
 	case errors.Is(err, ingest.ErrBusy):
 		return exitBusy, string(query.CodeBusy)
+	case errors.Is(err, objects.ErrCorrupt):
+		return exitDamaged, string(query.CodeCorrupt)
+	}
+	if code := gitstore.CodeOf(err); code != "" {
+		if gitstore.IsUsage(code) {
+			return exitUsage, code
+		}
+		return exitError, code
 	}
 	switch code := query.CodeOf(err); code {
 	case query.CodeInvalidRequest, query.CodeInvalidCursor, query.CodeCursorMismatch, query.CodeCursorStale:
