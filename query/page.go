@@ -17,6 +17,10 @@ type ShowSessionPageRequest struct {
 	Mode   string // transcript (default) | log; applied before the limit
 	Limit  int    // selected events per page: default 200, 1..4096
 	Cursor string // the previous page's pagination.next_cursor
+	// From, without a cursor, starts the page at this ordinal (the first
+	// selected event at or after it), so a viewer can open a session at
+	// any event; the page seeks to its chunk like a cursor does.
+	From int
 	// MaxBytes, when positive, ends the page early once its compact JSON
 	// would exceed it (has_more stays true). At least one event is
 	// returned, unless that event alone exceeds the budget:
@@ -63,6 +67,9 @@ func (req *ShowSessionPageRequest) validate() error {
 	if req.MaxBytes < 0 {
 		return Errorf(CodeInvalidRequest, "max bytes must not be negative")
 	}
+	if req.From < 0 || (req.From > 0 && req.Cursor != "") {
+		return Errorf(CodeInvalidRequest, "from must not be negative nor given with a cursor")
+	}
 	if strings.TrimSpace(req.ID) == "" {
 		return Errorf(CodeInvalidRequest, "a session id is required")
 	}
@@ -84,7 +91,7 @@ func (r *Reader) ShowSessionPage(req ShowSessionPageRequest) (*SessionPage, erro
 	}
 	binding := bindingOf([]byte("show_session"), []byte(id.String()), []byte(req.Mode))
 	key := r.cursorKey()
-	from := 0
+	from := req.From
 	if req.Cursor != "" {
 		c, err := checkCursor(req.Cursor, key, cursorShowSession, binding, r.id)
 		if err != nil {
@@ -97,6 +104,9 @@ func (r *Reader) ShowSessionPage(req ShowSessionPageRequest) (*SessionPage, erro
 		return nil, err
 	}
 	if from > so.Session.EventCount {
+		if req.Cursor == "" {
+			return nil, Errorf(CodeInvalidRequest, "from is past the session's last event")
+		}
 		return nil, invalidCursor()
 	}
 	page := &SessionPage{Kind: KindSessionTranscript, Generation: r.Ref(), Session: so.Session, Mode: req.Mode,

@@ -149,3 +149,33 @@ func TestShowSessionPageMaxBytes(t *testing.T) {
 	_, err = r.ShowSessionPage(ShowSessionPageRequest{ID: id, Mode: ModeLog, MaxBytes: 1200})
 	wantCode(t, err, CodeOutputLimit)
 }
+
+func TestShowSessionPageFrom(t *testing.T) {
+	r := openReader(t, synthStore(t, 300, 10))
+	tree, _ := r.Tree()
+	var big string
+	for _, e := range tree.Sessions {
+		if e.Events == 300 {
+			big = e.Session.String()
+		}
+	}
+	all := streamIDs(t, r, big, ModeLog)
+	for _, from := range []int{0, 1, 63, 64, 65, 200, 299} {
+		p, err := r.ShowSessionPage(ShowSessionPageRequest{ID: big, Mode: ModeLog, Limit: 10, From: from})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Events[0].Ordinal != from || p.Events[0].ID.String() != all[from] {
+			t.Fatalf("from %d: page starts at ordinal %d", from, p.Events[0].Ordinal)
+		}
+	}
+	// Transcript mode starts at the first selected event at or after from.
+	p, err := r.ShowSessionPage(ShowSessionPageRequest{ID: big, Limit: 5, From: 101})
+	if err != nil || p.Events[0].Ordinal < 101 || !InMode(ModeTranscript, &p.Events[0]) {
+		t.Fatalf("transcript from 101: %v %+v", err, p.Events[0])
+	}
+	for _, bad := range []ShowSessionPageRequest{{ID: big, From: -1}, {ID: big, From: 301}, {ID: big, From: 3, Cursor: "x"}} {
+		_, err := r.ShowSessionPage(bad)
+		wantCode(t, err, CodeInvalidRequest)
+	}
+}

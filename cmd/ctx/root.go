@@ -56,7 +56,7 @@ func newRootCmd(env *Env, f *format) *cobra.Command {
 		newMCPCmd(env, f), newDaemonCmd(env, f), newHooksCmd(env, f), newBlameCmd(env, f),
 		newIntegrationsCmd(env, f), newNotesCmd(env, f), newTimelineCmd(env, f), newStatsCmd(env, f), newResumeCmd(env, f), newExportCmd(env, f), newVersionCmd(env, f),
 		newSyncCmd(env, f))
-	root.AddCommand(newTokensCmd(env, f), newContextCmd(env, f), newThreadsCmd(env, f), newIngestCmd(env, f))
+	root.AddCommand(newTokensCmd(env, f), newContextCmd(env, f), newThreadsCmd(env, f), newIngestCmd(env, f), newUICmd(env, f))
 	root.SetHelpCommand(newHelpCmd(root))
 
 	attachNotesLink(root, env, f)
