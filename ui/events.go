@@ -29,6 +29,9 @@ type eventView struct {
 	Open      bool // the jump target is this call or one of its outputs
 	Target    bool
 	Compacted bool // a compaction boundary
+	// ArgsFolded folds a call's raw arguments when its edits are shown
+	// as diffs (the arguments repeat them).
+	ArgsFolded bool
 }
 
 // viewEvents turns a page of events into views, folding each output under
@@ -75,7 +78,9 @@ func viewEvent(e *core.Event) *eventView {
 		Type: string(e.Type), Tool: oneLine(e.Tool), Command: oneLine(e.Command), ExitCode: e.ExitCode,
 		IsError: e.IsError, Text: clean(shown), Clipped: clipped, Compacted: e.Type == core.TypeCompaction}
 	for _, ft := range e.Files {
-		v.Files = append(v.Files, viewFile(ft))
+		fv := viewFile(ft)
+		v.ArgsFolded = v.ArgsFolded || (len(fv.Diff) > 0 && e.Type.Class() == core.ClassCall)
+		v.Files = append(v.Files, fv)
 	}
 	v.Summary = callSummary(e, v)
 	return v

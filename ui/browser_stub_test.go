@@ -1,3 +1,0 @@
-package ui
-
-func stopBrowser() {}
