@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -200,4 +201,38 @@ func TestBrowserPhone(t *testing.T) {
 
 func jsString(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+}
+
+// TestBrowserSessions lists sessions, scrolls to load the next pages,
+// filters by agent and opens a session.
+func TestBrowserSessions(t *testing.T) {
+	w := getWorld(t)
+	rn := startServer(t, w)
+	rn.srv.sessionsLimit = 3
+	tb := newTab(t, rn)
+	tb.open(t, "/")
+	total := eval[int](t, tb, `parseInt(document.querySelector("p.meta").textContent)`)
+	if total < 5 {
+		t.Fatalf("%d sessions listed in all", total)
+	}
+	for range 20 {
+		if eval[int](t, tb, `document.querySelectorAll(".srow").length`) == total {
+			break
+		}
+		tb.run(t, chromedp.ScrollIntoView(chromedp.CSS("a.more")), chromedp.Sleep(300*time.Millisecond))
+	}
+	if n := eval[int](t, tb, `document.querySelectorAll(".srow").length`); n != total {
+		t.Fatalf("scrolling loaded %d of %d sessions", n, total)
+	}
+	tb.open(t, "/?provider=codex")
+	if n := eval[int](t, tb, `[...document.querySelectorAll(".srow .badge")].filter(b => b.textContent === "claude-code").length`); n != 0 {
+		t.Fatal("the agent filter lets other agents through")
+	}
+	tb.open(t, "/")
+	tb.screenshot(t, "sessions")
+	tb.run(t, chromedp.Click(chromedp.CSS(".srow a.stitle")), chromedp.WaitVisible(chromedp.CSS(`html[data-ready="1"] .sesshead`)))
+	if u := tb.location(t); !strings.Contains(u, "/session/ses_") {
+		t.Fatalf("a session title opened %s", u)
+	}
+	tb.checkOrigin(t)
 }

@@ -46,7 +46,7 @@ func chromium() string {
 // a fresh profile and every background network feature off. Without a
 // Chromium the test skips with one line, except under CI, which must run
 // it (.ci/run installs the package).
-func browser(t *testing.T) context.Context {
+func browser(t testing.TB) context.Context {
 	t.Helper()
 	browserOnce.Do(func() {
 		browserPath = chromium()

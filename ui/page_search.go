@@ -30,8 +30,6 @@ type hitView struct {
 	Segments []segment
 }
 
-func (s *Server) home(w http.ResponseWriter, r *http.Request) error { return s.search(w, r) }
-
 func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	d := &searchData{Q: q.Get("q"), Scope: q.Get("scope"), Provider: q.Get("provider"), Mode: q.Get("mode"),

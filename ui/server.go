@@ -34,6 +34,9 @@ type Server struct {
 	views  *views
 	http   *http.Server
 	ln     net.Listener
+	// sessionsLimit is the number of sessions a page of the list shows
+	// (and each page scrolling appends).
+	sessionsLimit int
 }
 
 // New returns a server of the store in opts.Home listening on ln, which
@@ -47,7 +50,7 @@ func New(opts Options, ln net.Listener) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, pool: query.NewPool(opts.Home), secret: opts.Secret, views: v, ln: ln}
+	s := &Server{opts: opts, pool: query.NewPool(opts.Home), secret: opts.Secret, views: v, ln: ln, sessionsLimit: 100}
 	if s.secret == "" {
 		s.secret = newSecret()
 	}
@@ -85,7 +88,7 @@ func (s *Server) Serve(ctx context.Context) error {
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /assets/", assetHandler())
-	mux.HandleFunc("GET /{$}", s.page(s.home))
+	mux.HandleFunc("GET /{$}", s.page(s.sessions))
 	mux.HandleFunc("GET /search", s.page(s.search))
 	mux.HandleFunc("GET /session/{id}", s.page(s.session))
 	mux.HandleFunc("GET /event", s.page(s.event))

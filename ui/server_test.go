@@ -177,3 +177,54 @@ func storeDigest(t *testing.T, dir string) [32]byte {
 	copy(out[:], h.Sum(nil))
 	return out
 }
+
+// TestSessionsStaleCursor continues a list after the store published a
+// new generation: the page starts again from the top and says so.
+func TestSessionsStaleCursor(t *testing.T) {
+	w := getWorld(t)
+	base := t.TempDir()
+	cp := &world{home: filepath.Join(base, "home"), store: filepath.Join(base, "store"), repo: w.repo}
+	for src, dst := range map[string]string{w.home: cp.home, w.store: cp.store} {
+		if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rn := startServer(t, cp)
+	rn.srv.sessionsLimit = 2
+	rn.login(t)
+	code, body := rn.get(t, "/?sort=name")
+	i := strings.Index(body, `class="more" href="`)
+	if code != 200 || i < 0 {
+		t.Fatalf("first page: %d, next link %d", code, i)
+	}
+	next := body[i+len(`class="more" href="`):]
+	next = strings.ReplaceAll(next[:strings.IndexByte(next, '"')], "&amp;", "&")
+	if code, body := rn.get(t, next); code != 200 || !strings.Contains(body, "srow") {
+		t.Fatalf("second page: %d", code)
+	}
+	if code, body := rn.get(t, "/?sort=name&cursor=forged"); code != 400 || !strings.Contains(body, "invalid_cursor") {
+		t.Fatalf("a forged cursor: %d", code)
+	}
+	if code, _ := rn.get(t, "/?since=yesterdayish"); code != 400 {
+		t.Fatalf("a bad since: %d", code)
+	}
+	// A new session, imported: the cursor's generation is no longer active.
+	dir := filepath.Join(cp.home, ".claude", "projects", "-tmp-new")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	rec := `{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s-new","cwd":"/tmp/new","timestamp":"2026-01-02T03:04:05.000Z","message":{"role":"user","content":"a new session"}}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "s-new.jsonl"), []byte(rec), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := cp.importAll(); err != nil {
+		t.Fatal(err)
+	}
+	code, _ = rn.get(t, next)
+	if code != http.StatusSeeOther {
+		t.Fatalf("a stale cursor: %d, want a redirect to the first page", code)
+	}
+	if code, body := rn.get(t, "/?sort=name&stale=1"); code != 200 || !strings.Contains(body, "starts again from the top") {
+		t.Fatalf("the restarted list: %d", code)
+	}
+}

@@ -20,7 +20,7 @@ var templateFS embed.FS
 var assetFS embed.FS
 
 // pageNames are the pages, one template file each beside layout.html.
-var pageNames = []string{"error", "search", "session", "blame", "blame_commit", "blame_pr"}
+var pageNames = []string{"error", "sessions", "search", "session", "blame", "blame_commit", "blame_pr"}
 
 // views holds one template set per page, each the layout plus the page.
 type views struct {

@@ -23,8 +23,11 @@ function searchAsYouType() {
       const html = params.get("q") ? await fetchFragment(url, pending.signal) : "";
       results.innerHTML = html;
       history.replaceState(null, "", url);
-      performance.measure("ctx-search", { start: started, end: performance.now() });
-      document.body.dataset.searched = params.get("q") || "";
+      // Measured once the results are laid out for the next frame.
+      requestAnimationFrame(() => {
+        performance.measure("ctx-search", { start: started, end: performance.now() });
+        document.body.dataset.searched = params.get("q") || "";
+      });
     } catch (e) {
       if (e.name !== "AbortError") results.textContent = "Search failed: " + e.message;
     }
@@ -35,8 +38,8 @@ function searchAsYouType() {
   form.addEventListener("submit", (ev) => { ev.preventDefault(); onInput(); });
 }
 
-function endlessEvents() {
-  const box = document.getElementById("events");
+function endless() {
+  const box = document.querySelector("#events, [data-endless]");
   if (!box || !("IntersectionObserver" in window)) return;
   let loading = false;
   const io = new IntersectionObserver(async (entries) => {
@@ -84,7 +87,7 @@ function scrollToTarget() {
 }
 
 searchAsYouType();
-endlessEvents();
+endless();
 foldAll();
 installKeys();
 scrollToTarget();
