@@ -103,7 +103,7 @@ func TestBadInput(t *testing.T) {
 		code string
 	}{
 		{"/session/ses_00000000000000000000000000000000", 404, "not_found"},
-		{"/session/..%2F..%2Fetc%2Fpasswd", 400, "invalid_request"},
+		{"/session/..%2F..%2Fetc%2Fpasswd", 404, "not_found"}, // resolved like any id or prefix: no such session
 		{"/session/" + sid + "?mode=everything", 400, "invalid_request"},
 		{"/session/" + sid + "?from=-3", 400, "invalid_request"},
 		{"/session/" + sid + "?from=99999999", 400, "invalid_request"},
