@@ -3,6 +3,7 @@ package daemon
 import (
 	"bufio"
 	"context"
+	"ctx/store"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -84,7 +85,7 @@ func Stop(home string, wait time.Duration) (Reply, error) {
 // call sends one request and reads the reply, bounded by ctx.
 func call(ctx context.Context, home, op string) (Reply, error) {
 	var dl net.Dialer
-	c, err := dl.DialContext(ctx, "unix", SocketPath(home))
+	c, err := dl.DialContext(ctx, "unix", store.At(home).Socket())
 	if err != nil {
 		if ctx.Err() != nil {
 			return Reply{}, ctx.Err()
@@ -130,7 +131,7 @@ func wireErr(ctx context.Context, err error) error {
 // Running reports the pid of the daemon that holds the store's lock, 0
 // when none does.
 func Running(home string) int {
-	if _, err := os.Stat(LockPath(home)); err != nil {
+	if _, err := os.Stat(store.At(home).DaemonLock()); err != nil {
 		return 0
 	}
 	return LockedPID(home)

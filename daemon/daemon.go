@@ -8,7 +8,6 @@ import (
 	"log"
 	"net"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 
 	"ctx/core"
 	"ctx/ingest"
+	"ctx/store"
 )
 
 // Defaults of Options.
@@ -43,12 +43,6 @@ type Options struct {
 	Debounce time.Duration // file event batching; DefaultDebounce when zero
 	Version  string        // importer version recorded in generations
 }
-
-// SocketPath is the wake socket of the store at home.
-func SocketPath(home string) string { return filepath.Join(home, "daemon.sock") }
-
-// LockPath is the daemon lock of the store at home; it holds the pid.
-func LockPath(home string) string { return filepath.Join(home, "daemon.lock") }
 
 // Run is the daemon: it takes the daemon lock, listens on the socket,
 // watches the sources and imports until ctx ends or a stop request comes.
@@ -85,7 +79,7 @@ func lockDaemon(home string) (*os.File, error) {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return nil, fmt.Errorf("daemon lock: %w", err)
 	}
-	f, err := os.OpenFile(LockPath(home), os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(store.At(home).DaemonLock(), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("daemon lock: %w", err)
 	}
@@ -109,7 +103,7 @@ func lockDaemon(home string) (*os.File, error) {
 // is alive, else 0. It never touches the flock, so it cannot make a daemon
 // that is starting believe another one runs.
 func LockedPID(home string) int {
-	data, err := os.ReadFile(LockPath(home))
+	data, err := os.ReadFile(store.At(home).DaemonLock())
 	if err != nil {
 		return 0
 	}

@@ -2,6 +2,8 @@ package daemon_test
 
 import (
 	"bytes"
+	"ctx/store"
+	ctxstore "ctx/store"
 	"errors"
 	"fmt"
 	"os"
@@ -66,14 +68,14 @@ func TestSyncReturnsNewGeneration(t *testing.T) {
 func TestSocketRemovedIsRecreated(t *testing.T) {
 	s := newScratch(t)
 	runInProcess(t, s.options())
-	if err := os.Remove(daemon.SocketPath(s.store)); err != nil {
+	if err := os.Remove(store.At(s.store).Socket()); err != nil {
 		t.Fatal(err)
 	}
 	eventually(t, "socket recreated", func() bool {
 		_, err := daemon.Status(s.store)
 		return err == nil
 	})
-	fi, err := os.Stat(daemon.SocketPath(s.store))
+	fi, err := os.Stat(store.At(s.store).Socket())
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("socket %v, %v", fi, err)
 	}
@@ -97,7 +99,7 @@ func TestStopAndSecondDaemon(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("daemon did not stop")
 	}
-	if _, err := os.Stat(daemon.SocketPath(s.store)); !os.IsNotExist(err) {
+	if _, err := os.Stat(store.At(s.store).Socket()); !os.IsNotExist(err) {
 		t.Fatalf("socket left behind: %v", err)
 	}
 	if _, err := daemon.Wake(s.store, time.Second); !errors.Is(err, daemon.ErrNotRunning) {
@@ -113,7 +115,7 @@ func TestStaleSocketFileIsReplaced(t *testing.T) {
 	if err := os.MkdirAll(s.store, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(daemon.SocketPath(s.store), []byte("stale"), 0o600); err != nil {
+	if err := os.WriteFile(store.At(s.store).Socket(), []byte("stale"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	runInProcess(t, s.options())
@@ -152,7 +154,7 @@ func TestLogIsWritten(t *testing.T) {
 	if !strings.Contains(buf.String(), "daemon started") {
 		t.Fatalf("log copy: %q", buf.String())
 	}
-	data, err := os.ReadFile(daemon.LogPath(s.store))
+	data, err := os.ReadFile(store.At(s.store).DaemonLog())
 	if err != nil || !strings.Contains(string(data), "daemon started") {
 		t.Fatalf("log file: %q, %v", data, err)
 	}
@@ -284,7 +286,7 @@ func reflogGenerations(t *testing.T, store string) ([]*refs.Generation, []string
 	if err != nil {
 		t.Fatal(err)
 	}
-	objs, err := objects.Open(ingest.ObjectsDir(store))
+	objs, err := objects.Open(ctxstore.At(store).Objects())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"ctx/daemon"
 	"ctx/query"
+	"ctx/store"
 )
 
 // startDaemon runs the ctx binary's daemon for the scratch store until the
@@ -226,7 +227,7 @@ func TestSocketRemovedUnderBinaryDaemon(t *testing.T) {
 	s := newScratch(t)
 	s.appendRecords(t, "x", "s", "opening marmalade", 2)
 	cmd := s.startDaemon(t)
-	if err := os.Remove(daemon.SocketPath(s.store)); err != nil {
+	if err := os.Remove(store.At(s.store).Socket()); err != nil {
 		t.Fatal(err)
 	}
 	eventually(t, "wakes answered again", func() bool {

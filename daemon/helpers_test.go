@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"bufio"
 	"context"
+	ctxstore "ctx/store"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -179,7 +180,7 @@ func (s *scratch) daemonCmd(t *testing.T, args ...string) *exec.Cmd {
 // rawRequest sends req as is on the socket and returns the reply line.
 func rawRequest(t *testing.T, store, req string) string {
 	t.Helper()
-	c, err := net.Dial("unix", daemon.SocketPath(store))
+	c, err := net.Dial("unix", ctxstore.At(store).Socket())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"ctx/store"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,9 +13,6 @@ const (
 	LogMaxBytes = 5 << 20 // rotate when the log would grow past this
 	LogKeep     = 2       // rotated files kept: daemon.log.1, daemon.log.2
 )
-
-// LogPath is the daemon's log file in the store at home.
-func LogPath(home string) string { return filepath.Join(home, "logs", "daemon.log") }
 
 // rotatingLog is an append-only file that renames itself to .1 (and .1 to
 // .2, …) when it would grow past max bytes.
@@ -29,7 +27,7 @@ type rotatingLog struct {
 
 // openLog opens (creating) the daemon log of the store at home.
 func openLog(home string) (*rotatingLog, error) {
-	l := &rotatingLog{path: LogPath(home), max: LogMaxBytes, keep: LogKeep}
+	l := &rotatingLog{path: store.At(home).DaemonLog(), max: LogMaxBytes, keep: LogKeep}
 	if err := os.MkdirAll(filepath.Dir(l.path), 0o700); err != nil {
 		return nil, fmt.Errorf("daemon log: %w", err)
 	}

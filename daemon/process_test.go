@@ -2,6 +2,7 @@ package daemon_test
 
 import (
 	"bytes"
+	ctxstore "ctx/store"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -13,7 +14,6 @@ import (
 	"time"
 
 	"ctx/daemon"
-	"ctx/ingest"
 	"ctx/maint"
 	"ctx/objects"
 	"ctx/query"
@@ -148,7 +148,7 @@ func checkPublished(t *testing.T, store string, published map[uint64]objects.ID,
 	if err != nil {
 		t.Fatal(err)
 	}
-	objs, err := objects.Open(ingest.ObjectsDir(store))
+	objs, err := objects.Open(ctxstore.At(store).Objects())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,8 +11,8 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"ctx/ingest"
-	"ctx/objects"
 	"ctx/refs"
+	"ctx/store"
 )
 
 // serve runs the daemon until ctx ends: the socket, the watcher, the pass
@@ -93,7 +93,7 @@ func (d *daemon) eventLoop(ctx context.Context, w *fsnotify.Watcher) {
 // removed socket is recreated at once; other events under $CTX_HOME are
 // the store's own writes.
 func (d *daemon) onEvent(ctx context.Context, w *fsnotify.Watcher, ev fsnotify.Event) bool {
-	if ev.Name == SocketPath(d.opts.Home) && (ev.Op.Has(fsnotify.Remove) || ev.Op.Has(fsnotify.Rename)) {
+	if ev.Name == store.At(d.opts.Home).Socket() && (ev.Op.Has(fsnotify.Remove) || ev.Op.Has(fsnotify.Rename)) {
 		d.ensureSocket(ctx)
 		return false
 	}
@@ -284,19 +284,15 @@ func (d *daemon) planned(oldest time.Time) {
 // activeNumber returns the number of the active generation, 0 when there
 // is none or it cannot be read.
 func activeNumber(home string) uint64 {
-	rs, err := refs.Open(home)
+	ro, err := store.OpenReadOnly(home)
 	if err != nil {
 		return 0
 	}
-	id, err := rs.Get(refs.Active)
+	id, err := ro.Refs.Get(refs.Active)
 	if err != nil {
 		return 0
 	}
-	s, err := objects.Open(ingest.ObjectsDir(home))
-	if err != nil {
-		return 0
-	}
-	g, err := refs.Load(s, id)
+	g, err := refs.Load(ro.Objects, id)
 	if err != nil {
 		return 0
 	}

@@ -3,6 +3,7 @@ package daemon
 import (
 	"bufio"
 	"context"
+	"ctx/store"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -42,7 +43,7 @@ type Reply struct {
 
 // listen removes a stale socket file and listens on a fresh one (0600).
 func (d *daemon) listen(ctx context.Context) error {
-	path := SocketPath(d.opts.Home)
+	path := store.At(d.opts.Home).Socket()
 	_ = os.Remove(path)
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
@@ -76,7 +77,7 @@ func (d *daemon) closeListener() {
 
 // ensureSocket recreates the socket when its file was removed.
 func (d *daemon) ensureSocket(ctx context.Context) {
-	if _, err := os.Stat(SocketPath(d.opts.Home)); err == nil || ctx.Err() != nil {
+	if _, err := os.Stat(store.At(d.opts.Home).Socket()); err == nil || ctx.Err() != nil {
 		return
 	}
 	d.mu.Lock()

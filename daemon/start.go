@@ -12,6 +12,7 @@ import (
 
 	"ctx/core"
 	"ctx/sources"
+	"ctx/store"
 )
 
 // AutostartEnv turns autostart off when set to "off".
@@ -32,10 +33,10 @@ func Autostart(getenv func(string) string, configEnabled bool) bool {
 // session, stdin from /dev/null, stdout and stderr appended to the daemon
 // log. It does not wait for the daemon to answer (see WaitReady).
 func Start(home, exe string) error {
-	if err := os.MkdirAll(filepath.Dir(LogPath(home)), 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(store.At(home).DaemonLog()), 0o700); err != nil {
 		return fmt.Errorf("daemon start: %w", err)
 	}
-	out, err := os.OpenFile(LogPath(home), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	out, err := os.OpenFile(store.At(home).DaemonLog(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("daemon start: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"ctx/blame"
 	"ctx/core"
+	"ctx/store"
 )
 
 // RunOptions configure one hook run.
@@ -92,7 +93,7 @@ func run(ctx context.Context, opts RunOptions) error {
 // Logf appends one line to $CTX_HOME/logs/hooks.log; a log that cannot be
 // written is given up silently (a hook must not fail).
 func Logf(home string, now time.Time, format string, args ...any) {
-	p := LogPath(home)
+	p := store.At(home).HooksLog()
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return
 	}
@@ -106,7 +107,7 @@ func Logf(home string, now time.Time, format string, args ...any) {
 
 // LogTail returns the last n lines of the hooks log.
 func LogTail(home string, n int) []string {
-	data, err := os.ReadFile(LogPath(home))
+	data, err := os.ReadFile(store.At(home).HooksLog())
 	if err != nil {
 		return nil
 	}

@@ -1,7 +1,7 @@
 package hooks
 
 import (
-	"path/filepath"
+	"ctx/store"
 	"strings"
 )
 
@@ -48,7 +48,7 @@ func script(name string, opts Options) string {
 	if opts.Home != "" {
 		home = `CTX_HOME=${CTX_HOME:-` + shellQuote(opts.Home) + `}; export CTX_HOME`
 	}
-	r := strings.NewReplacer("@HOOK@", name, "@BIN@", shellQuote(bin), "@LOG@", shellQuote(LogPath(opts.Home)),
+	r := strings.NewReplacer("@HOOK@", name, "@BIN@", shellQuote(bin), "@LOG@", shellQuote(store.At(opts.Home).HooksLog()),
 		"@HOME@", home)
 	return r.Replace(scriptTemplate)
 }
@@ -57,6 +57,3 @@ func script(name string, opts Options) string {
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
-
-// LogPath is $CTX_HOME/logs/hooks.log.
-func LogPath(home string) string { return filepath.Join(home, "logs", "hooks.log") }

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"ctx/objects"
 	"ctx/refs"
 	"ctx/semantic"
+	"ctx/store"
 )
 
 // Options configure one import.
@@ -87,12 +87,6 @@ type Report struct {
 	// ShardsMerged is how many small shards were merged into one.
 	ShardsMerged int
 }
-
-// Paths of a store.
-func ObjectsDir(home string) string { return filepath.Join(home, "objects") }
-
-// IndexDir is where index shards live.
-func IndexDir(home string) string { return filepath.Join(home, "index") }
 
 type state struct {
 	prevID   objects.ID
@@ -172,7 +166,7 @@ func begin(ctx context.Context, opts Options) (*run, *refs.Refs, func(), error) 
 	if opts.Gate != nil {
 		opts.Gate.Lock()
 	}
-	lock, err := Lock(ctx, opts.Home, opts.Busy)
+	w, err := store.OpenWriter(ctx, opts.Home, opts.Busy)
 	if err != nil {
 		if opts.Gate != nil {
 			opts.Gate.Unlock()
@@ -180,7 +174,7 @@ func begin(ctx context.Context, opts Options) (*run, *refs.Refs, func(), error) 
 		return nil, nil, nil, err
 	}
 	release := func() {
-		lock.Unlock()
+		w.Close()
 		if opts.Gate != nil {
 			opts.Gate.Unlock()
 		}
@@ -189,24 +183,17 @@ func begin(ctx context.Context, opts Options) (*run, *refs.Refs, func(), error) 
 		release()
 		return nil, nil, nil, err
 	}
-	store, err := objects.Open(ObjectsDir(opts.Home))
-	if err != nil {
-		return fail(err)
-	}
-	rs, err := refs.Open(opts.Home)
-	if err != nil {
-		return fail(err)
-	}
+	objs, rs := w.Objects, w.Refs
 	_ = rs.BreakLock(refs.Active) // we hold the writer lock: a ref lock left now is stale
 	if err := rs.RepairLog(refs.Active); err != nil {
 		return fail(err)
 	}
-	_ = store.CleanTemp()
-	st, err := loadState(store, rs)
+	_ = objs.CleanTemp()
+	st, err := loadState(objs, rs)
 	if err != nil {
 		return fail(err)
 	}
-	r := &run{opts: opts, store: store, st: st, batch: store.NewBatch(), rep: &Report{}}
+	r := &run{opts: opts, store: objs, st: st, batch: objs.NewBatch(), rep: &Report{}}
 	if r.opts.Now == nil {
 		r.opts.Now = time.Now
 	}
@@ -432,7 +419,7 @@ func (r *run) importFiles(ctx context.Context, todo []job) error {
 	built := make(chan struct{})
 	go func() {
 		defer close(built)
-		shards, buildErr = index.BuildShards(ctx, IndexDir(r.opts.Home), docs, index.BuildOptions{})
+		shards, buildErr = index.BuildShards(ctx, store.At(r.opts.Home).Index(), docs, index.BuildOptions{})
 		if buildErr != nil {
 			cancel()
 			for range docs { // drain so workers never block

@@ -17,6 +17,7 @@ import (
 	"ctx/objects"
 	"ctx/query"
 	"ctx/sources"
+	ctxstore "ctx/store"
 )
 
 type fixture struct {
@@ -50,7 +51,7 @@ func (f *fixture) importOnce(t *testing.T) *ingest.Report {
 
 func (f *fixture) objectCount(t *testing.T) int {
 	t.Helper()
-	s, err := objects.Open(ingest.ObjectsDir(f.store))
+	s, err := objects.Open(ctxstore.At(f.store).Objects())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,20 +238,22 @@ func TestConcurrentImportsSerialize(t *testing.T) {
 	if err != nil || !v.OK {
 		t.Fatalf("verify: %+v %v", v, err)
 	}
-	if _, err := ingest.Lock(context.Background(), f.store, nil); err != nil {
+	w, err := ctxstore.OpenWriter(context.Background(), f.store, nil)
+	if err != nil {
 		t.Fatalf("lock not released: %v", err)
 	}
+	w.Close()
 }
 
 func TestBusyWithoutWaiting(t *testing.T) {
 	f := newFixture(t, 0)
-	l, err := ingest.Lock(context.Background(), f.store, nil)
+	l, err := ctxstore.OpenWriter(context.Background(), f.store, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Unlock()
+	defer l.Close()
 	_, err = ingest.Run(context.Background(), ingest.Options{Home: f.store, Env: f.env(), Sources: automatic()})
-	if err != ingest.ErrBusy {
+	if err != ctxstore.ErrBusy {
 		t.Fatalf("got %v, want ErrBusy", err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"ctx/index"
 	"ctx/objects"
 	"ctx/refs"
+	"ctx/store"
 )
 
 // Shard merging keeps the shard count bounded when imports are small and
@@ -157,7 +158,7 @@ func Merge(ctx context.Context, opts Options) (*Report, error) {
 		}
 	}
 	for _, s := range m.built {
-		if _, err := os.Stat(filepath.Join(IndexDir(opts.Home), s.Name)); err != nil {
+		if _, err := os.Stat(filepath.Join(store.At(opts.Home).Index(), s.Name)); err != nil {
 			return nil, fmt.Errorf("merge: the merged shard vanished before publishing: %w", err)
 		}
 	}
@@ -273,7 +274,7 @@ func (m *merge) shards(r *run, number uint64) ([]refs.Shard, error) {
 // remove deletes the shards of a merge that will not be published.
 func (m *merge) remove(home string) {
 	for _, s := range m.built {
-		_ = os.RemoveAll(filepath.Join(IndexDir(home), s.Name))
+		_ = os.RemoveAll(filepath.Join(store.At(home).Index(), s.Name))
 	}
 }
 
@@ -294,7 +295,7 @@ func (r *run) reindex(ctx context.Context, builds []*build) (*merge, error) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		m.built, buildErr = index.BuildShards(ctx, IndexDir(r.opts.Home), docs, index.BuildOptions{Shards: 1})
+		m.built, buildErr = index.BuildShards(ctx, store.At(r.opts.Home).Index(), docs, index.BuildOptions{Shards: 1})
 		if buildErr != nil {
 			cancel()
 			for range docs { // drain so the feeder never blocks

@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"context"
+	ctxstore "ctx/store"
 	"errors"
 	"path/filepath"
 	"testing"
@@ -177,7 +178,7 @@ func activeGeneration(t *testing.T, store string) *refs.Generation {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := objects.Open(ingest.ObjectsDir(store))
+	s, err := objects.Open(ctxstore.At(store).Objects())
 	if err != nil {
 		t.Fatal(err)
 	}

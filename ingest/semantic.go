@@ -46,6 +46,3 @@ func (r *run) semanticConfig() (semantic.Config, error) {
 	}
 	return cfg.SemanticConfig(), nil
 }
-
-// VectorsDir is where the semantic vectors of a store live.
-func VectorsDir(home string) string { return semantic.Dir(home) }

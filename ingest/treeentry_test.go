@@ -1,12 +1,12 @@
 package ingest_test
 
 import (
+	ctxstore "ctx/store"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"ctx/core"
-	"ctx/ingest"
 	"ctx/internal/corpus"
 	"ctx/objects"
 	"ctx/refs"
@@ -15,7 +15,7 @@ import (
 // activeTree loads the tree of the active generation.
 func activeTree(t *testing.T, store string) (*objects.Store, *refs.Refs, objects.ID, *refs.Generation, *core.Tree) {
 	t.Helper()
-	st, err := objects.Open(ingest.ObjectsDir(store))
+	st, err := objects.Open(ctxstore.At(store).Objects())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"ctx/ingest"
 	"ctx/objects"
 	"ctx/refs"
 	"ctx/semantic"
+	"ctx/store"
 )
 
 // GCReport is the gc read model.
@@ -27,19 +27,12 @@ type GCReport struct {
 // expires older reflog entries, and deletes the objects and index shards
 // that no kept generation reaches. It holds the writer lock throughout.
 func GC(ctx context.Context, home string, keep time.Duration, now time.Time, busy func()) (*GCReport, error) {
-	lock, err := ingest.Lock(ctx, home, busy)
+	w, err := store.OpenWriter(ctx, home, busy)
 	if err != nil {
 		return nil, err
 	}
-	defer lock.Unlock()
-	s, err := objects.Open(ingest.ObjectsDir(home))
-	if err != nil {
-		return nil, err
-	}
-	rs, err := refs.Open(home)
-	if err != nil {
-		return nil, err
-	}
+	defer w.Close()
+	s, rs := w.Objects, w.Refs
 	active, err := rs.Get(refs.Active)
 	if err != nil {
 		return &GCReport{}, nil // nothing imported: nothing to collect
@@ -84,10 +77,10 @@ func GC(ctx context.Context, home string, keep time.Duration, now time.Time, bus
 	if n, err := semantic.Sweep(home, gens); err == nil {
 		rep.VectorSetsRemoved = n
 	}
-	entries, _ := os.ReadDir(ingest.IndexDir(home))
+	entries, _ := os.ReadDir(store.At(home).Index())
 	for _, e := range entries {
 		if e.IsDir() && !shards[e.Name()] {
-			if err := os.RemoveAll(filepath.Join(ingest.IndexDir(home), e.Name())); err == nil {
+			if err := os.RemoveAll(filepath.Join(store.At(home).Index(), e.Name())); err == nil {
 				rep.ShardsRemoved++
 			}
 		}

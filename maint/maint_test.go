@@ -2,6 +2,7 @@ package maint_test
 
 import (
 	"context"
+	ctxstore "ctx/store"
 	"os"
 	"path/filepath"
 	"sort"
@@ -34,7 +35,7 @@ func importAll(t *testing.T, home, store string) *ingest.Report {
 
 func countObjects(t *testing.T, store string) int {
 	t.Helper()
-	s, _ := objects.Open(ingest.ObjectsDir(store))
+	s, _ := objects.Open(ctxstore.At(store).Objects())
 	n := 0
 	_ = s.Walk(func(objects.ID) error { n++; return nil })
 	return n
@@ -95,10 +96,10 @@ func TestVerifyNamesCorruptObject(t *testing.T) {
 		t.Fatal(err)
 	}
 	importAll(t, home, store)
-	s, _ := objects.Open(ingest.ObjectsDir(store))
+	s, _ := objects.Open(ctxstore.At(store).Objects())
 	var victim objects.ID
 	_ = s.Walk(func(id objects.ID) error { victim = id; return nil })
-	p := filepath.Join(ingest.ObjectsDir(store), victim.String()[:2], victim.String()[2:])
+	p := filepath.Join(ctxstore.At(store).Objects(), victim.String()[:2], victim.String()[2:])
 	data, _ := os.ReadFile(p)
 	data[len(data)/3] ^= 0x10
 	if err := os.WriteFile(p, data, 0o600); err != nil {

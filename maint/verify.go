@@ -5,10 +5,10 @@ import (
 	"fmt"
 
 	"ctx/index"
-	"ctx/ingest"
 	"ctx/objects"
 	"ctx/refs"
 	"ctx/semantic"
+	"ctx/store"
 )
 
 // Damage is one problem verify found.
@@ -31,15 +31,15 @@ type VerifyReport struct {
 // the generations of the reflog, and opens every shard the active
 // generation lists, checking its document count.
 func Verify(home string) (*VerifyReport, error) {
-	s, err := objects.Open(ingest.ObjectsDir(home))
-	if err != nil {
-		return nil, err
-	}
-	rs, err := refs.Open(home)
-	if err != nil {
-		return nil, err
-	}
 	rep := &VerifyReport{Damage: []Damage{}}
+	ro, err := store.OpenReadOnly(home)
+	if errors.Is(err, store.ErrNoStore) {
+		return rep, nil // nothing imported: nothing to verify
+	}
+	if err != nil {
+		return nil, err
+	}
+	s, rs := ro.Objects, ro.Refs
 	bad := func(id objects.ID, err error) {
 		reason := "missing"
 		var ce *objects.CorruptError
@@ -66,7 +66,7 @@ func Verify(home string) (*VerifyReport, error) {
 		if g, err := refs.Load(s, active); err == nil {
 			for _, sh := range g.Shards {
 				rep.Shards++
-				if err := index.VerifyShard(ingest.IndexDir(home), index.ShardMeta{Name: sh.Name, Docs: sh.Docs, Sums: sh.Sums}); err != nil {
+				if err := index.VerifyShard(store.At(home).Index(), index.ShardMeta{Name: sh.Name, Docs: sh.Docs, Sums: sh.Sums}); err != nil {
 					rep.Damage = append(rep.Damage, Damage{Kind: "shard", Name: sh.Name, Reason: err.Error()})
 				}
 			}

@@ -2,15 +2,11 @@ package mcp
 
 import (
 	"context"
-	"errors"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"time"
 
 	"ctx/daemon"
-	"ctx/ingest"
 	"ctx/query"
+	"ctx/store"
 )
 
 // errNoStore is the answer when $CTX_HOME does not exist: the server never
@@ -24,12 +20,7 @@ func errNoStore() error {
 // they are missing, and a read-only server must not, so every read checks
 // first.
 func (s *Server) storeExists() bool {
-	for _, dir := range []string{ingest.ObjectsDir(s.cfg.CtxHome), filepath.Join(s.cfg.CtxHome, "refs")} {
-		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-			return false
-		}
-	}
-	return true
+	return store.Exists(s.cfg.CtxHome)
 }
 
 // open pins the active generation for one tool call: the pooled Reader

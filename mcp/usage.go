@@ -11,6 +11,7 @@ import (
 
 	"ctx/objects"
 	"ctx/query"
+	"ctx/store"
 )
 
 // Local usage accounting (spec 000). The aggregate lives in
@@ -127,7 +128,7 @@ func (u *Usage) loop() {
 // Enabled re-reads the control: usage.disabled present means off, absent
 // means on, and a failure to tell keeps the last known state.
 func (u *Usage) Enabled() bool {
-	_, err := os.Stat(filepath.Join(u.home, UsageDisabledFile))
+	_, err := os.Stat(store.At(u.home).UsageDisabled())
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	switch {
@@ -212,7 +213,7 @@ func writeUsage(home string, a *UsageAggregate) error {
 	if err := errors.Join(werr, serr, cerr); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, filepath.Join(home, UsageFile)); err != nil {
+	if err := os.Rename(tmp, store.At(home).Usage()); err != nil {
 		return err
 	}
 	return objects.SyncDir(home)

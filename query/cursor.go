@@ -2,17 +2,13 @@ package query
 
 import (
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
-	"errors"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"sync"
 
 	"ctx/objects"
+	"ctx/store"
 )
 
 // Cursors are opaque continuation tokens of paged reads (spec 000): ASCII
@@ -25,9 +21,8 @@ import (
 // and ordinal (uvarints), then the MAC (32 bytes) over everything before it.
 //
 // Key: 32 random bytes in $CTX_HOME/cursor.key (mode 0600), created by the
-// first reader that needs one. Creating that file is the one write a reader
-// may do; it never overwrites an existing file. When the store is not
-// writable (or the key file is unreadable or damaged) the key is derived
+// writer (store.OpenWriter); readers only read it. When a store has none yet
+// (written by an older version), or the key file is unreadable or damaged, the key is derived
 // from the generation id the cursor names instead: such cursors still detect
 // edits and bind to their request and generation, but anyone who knows the
 // generation id can forge one, so the forgery check is weaker.
@@ -41,8 +36,6 @@ const MaxCursorLen = 4096
 
 const (
 	cursorVersion = 1
-	cursorKeyFile = "cursor.key"
-	cursorKeyLen  = 32
 	cursorMACLen  = sha256.Size
 	// cursorHeadLen is version + kind + generation + binding.
 	cursorHeadLen = 2 + objects.IDSize + sha256.Size
@@ -172,7 +165,7 @@ func (r *Reader) cursorKey() keyFunc {
 		key := k.([]byte)
 		return func(objects.ID) []byte { return key }
 	}
-	key, err := loadCursorKey(r.home)
+	key, err := store.At(r.home).ReadCursorKey()
 	if err != nil {
 		return derivedCursorKey
 	}
@@ -184,65 +177,4 @@ func (r *Reader) cursorKey() keyFunc {
 func derivedCursorKey(gen objects.ID) []byte {
 	h := sha256.Sum256(append([]byte("ctx cursor key v1\x00"), gen[:]...))
 	return h[:]
-}
-
-var errBadKey = errors.New("cursor key file is damaged")
-
-// loadCursorKey reads $home/cursor.key, creating it when it does not exist.
-// An existing file is never replaced.
-func loadCursorKey(home string) ([]byte, error) {
-	p := filepath.Join(home, cursorKeyFile)
-	key, err := readCursorKey(p)
-	if !errors.Is(err, fs.ErrNotExist) {
-		return key, err
-	}
-	key = make([]byte, cursorKeyLen)
-	if _, err := rand.Read(key); err != nil {
-		return nil, err
-	}
-	if err := createCursorKey(p, key); err != nil {
-		if errors.Is(err, fs.ErrExist) { // another reader won the race
-			return readCursorKey(p)
-		}
-		return nil, err
-	}
-	return key, nil
-}
-
-func readCursorKey(p string) ([]byte, error) {
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return nil, err
-	}
-	if len(b) != cursorKeyLen {
-		return nil, errBadKey
-	}
-	return b, nil
-}
-
-// createCursorKey writes the key to a private temporary file and links it
-// into place, so the key file is complete whenever it exists and two
-// readers racing agree on one key.
-func createCursorKey(p string, key []byte) error {
-	var suffix [8]byte
-	_, _ = rand.Read(suffix[:])
-	tmp := p + ".tmp-" + base64.RawURLEncoding.EncodeToString(suffix[:])
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp)
-	_, werr := f.Write(key)
-	serr := f.Sync()
-	if cerr := f.Close(); werr == nil && serr == nil {
-		werr = cerr
-	}
-	if werr != nil || serr != nil {
-		return errors.Join(werr, serr)
-	}
-	if err := os.Link(tmp, p); err != nil {
-		return err
-	}
-	_ = objects.SyncDir(filepath.Dir(p)) // the key is in place; durability is best effort
-	return nil
 }

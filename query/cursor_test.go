@@ -2,11 +2,11 @@ package query
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"ctx/objects"
+	"ctx/store"
 )
 
 var testKey = func(objects.ID) []byte { return []byte("0123456789abcdef0123456789abcdef") }
@@ -110,8 +110,8 @@ func TestCursorKeyFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fi, err := os.Stat(filepath.Join(home, cursorKeyFile))
-	if err != nil || fi.Mode().Perm() != 0o600 || fi.Size() != cursorKeyLen {
+	fi, err := os.Stat(store.At(home).CursorKey()) // the writer made it; readers only read it
+	if err != nil || fi.Mode().Perm() != 0o600 || fi.Size() != store.CursorKeyLen {
 		t.Fatalf("key file: %v %v", fi, err)
 	}
 	// Another reader (another process in real life) shares the key.
@@ -128,7 +128,10 @@ func TestCursorKeyFile(t *testing.T) {
 func TestCursorKeyFallback(t *testing.T) {
 	home := t.TempDir()
 	publishSynth(t, home, synthSession("f", 10))
-	if err := os.Mkdir(filepath.Join(home, cursorKeyFile), 0o700); err != nil { // unreadable as a key
+	if err := os.Remove(store.At(home).CursorKey()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(store.At(home).CursorKey(), 0o700); err != nil { // unreadable as a key
 		t.Fatal(err)
 	}
 	r := openReader(t, home)

@@ -18,6 +18,7 @@ import (
 	"ctx/refs"
 	"ctx/semantic"
 	"ctx/sources"
+	"ctx/store"
 )
 
 func fixturesDir(t testing.TB) string {
@@ -92,19 +93,17 @@ func synthSession(native string, n int) *core.ParsedSession {
 // (creating it) and moves refs/active to it.
 func publishSynth(t testing.TB, home string, sessions ...*core.ParsedSession) {
 	t.Helper()
-	store, err := objects.Open(ingest.ObjectsDir(home))
+	w, err := store.OpenWriter(context.Background(), home, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := refs.Open(home)
-	if err != nil {
-		t.Fatal(err)
-	}
+	defer w.Close()
+	objs, rs := w.Objects, w.Refs
 	prevID, err := rs.Get(refs.Active)
 	number := uint64(1)
 	var parent *objects.ID
 	if err == nil {
-		prev, err := refs.Load(store, prevID)
+		prev, err := refs.Load(objs, prevID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,7 +111,7 @@ func publishSynth(t testing.TB, home string, sessions ...*core.ParsedSession) {
 	} else if !errors.Is(err, refs.ErrNoRef) {
 		t.Fatal(err)
 	}
-	b := store.NewBatch()
+	b := objs.NewBatch()
 	var entries []core.TreeEntry
 	events := 0
 	for _, ps := range sessions {

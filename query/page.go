@@ -188,10 +188,8 @@ var frontiers sync.Map
 // freshness describes the pinned generation for a page.
 func (r *Reader) freshness() Freshness {
 	f := Freshness{GenerationNumber: r.gen.Number, GenerationCreated: r.gen.Created.UTC()}
-	if rs, err := refs.Open(r.home); err == nil {
-		if active, err := rs.Get(refs.Active); err == nil {
-			f.Latest = active == r.id
-		}
+	if active, err := refs.OpenExisting(r.home).Get(refs.Active); err == nil {
+		f.Latest = active == r.id
 	}
 	v, ok := frontiers.Load(r.id)
 	if !ok {

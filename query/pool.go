@@ -3,13 +3,11 @@ package query
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"sync"
 
 	"ctx/index"
-	"ctx/ingest"
 	"ctx/objects"
-	"ctx/refs"
+	"ctx/store"
 )
 
 // Pool keeps the Reader of the active generation open across the calls of
@@ -38,7 +36,7 @@ type pooled struct {
 // NewPool returns a pool of Readers of the store in home. It touches
 // nothing until the first Acquire.
 func NewPool(home string) *Pool {
-	return &Pool{home: home, shards: index.NewCache(ingest.IndexDir(home))}
+	return &Pool{home: home, shards: index.NewCache(store.At(home).Index())}
 }
 
 // Acquire returns a Reader pinned to the active generation and the
@@ -133,7 +131,7 @@ func (p *Pool) Close() error {
 
 // readActive reads refs/active without opening (or creating) anything.
 func readActive(home string) (objects.ID, error) {
-	b, err := os.ReadFile(filepath.Join(home, "refs", refs.Active))
+	b, err := os.ReadFile(store.At(home).ActiveRef())
 	if err != nil {
 		return objects.ID{}, Errorf(CodeNoHistory, "nothing has been imported yet: run ctx import")
 	}

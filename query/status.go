@@ -5,9 +5,9 @@ import (
 	"sort"
 
 	"ctx/index"
-	"ctx/ingest"
 	"ctx/refs"
 	"ctx/semantic"
+	"ctx/store"
 )
 
 // GenerationInfo describes the active generation in status.
@@ -106,7 +106,7 @@ type StatusOptions struct {
 // EmptyStatus is the status of a store with nothing imported.
 func EmptyStatus(home string, opts StatusOptions) *Status {
 	st := &Status{CtxHome: home, Sources: []refs.SourceStats{}, Problems: map[string]int{}, ReadOnly: true,
-		Index: IndexInfo{Path: ingest.IndexDir(home)},
+		Index: IndexInfo{Path: store.At(home).Index()},
 		Upgrade: Upgrade{StoreFormat: refs.StoreFormat, IndexFormat: index.Format, VectorFormat: semantic.Format,
 			PendingRebuilds: []PendingRebuild{}}}
 	st.Semantic = semanticStatus(home, opts)
@@ -166,7 +166,7 @@ func ReadStatusWith(home string, opts StatusOptions) (*Status, error) {
 func shardRebuilds(home string, g *refs.Generation) []PendingRebuild {
 	counts := map[string]int{}
 	for _, s := range g.Shards {
-		err := index.Verify(ingest.IndexDir(home), s.Name, s.Docs)
+		err := index.Verify(store.At(home).Index(), s.Name, s.Docs)
 		switch {
 		case err == nil:
 		case errors.Is(err, index.ErrShardFormat):
@@ -189,7 +189,7 @@ func shardRebuilds(home string, g *refs.Generation) []PendingRebuild {
 
 // semanticStatus fills what the configuration says.
 func semanticStatus(home string, opts StatusOptions) SemanticStatus {
-	s := SemanticStatus{Enabled: opts.Semantic.Active(), Path: semantic.Dir(home)}
+	s := SemanticStatus{Enabled: opts.Semantic.Active(), Path: store.At(home).Vectors()}
 	if opts.SemanticErr != nil {
 		s.State = SemanticInvalid
 		return s

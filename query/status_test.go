@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"ctx/ingest"
 	"ctx/semantic"
+	"ctx/store"
 )
 
 // TestStatusUpgradeState reads the upgrade and semantic state of a real
@@ -44,7 +44,7 @@ func TestStatusUpgradeState(t *testing.T) {
 	r := openReader(t, home)
 	gen, id := r.Generation()
 	r.Close()
-	manifest := filepath.Join(semantic.Dir(home), "generations", id.String()+".json")
+	manifest := filepath.Join(store.At(home).Vectors(), "generations", id.String()+".json")
 	if err := os.Rename(manifest, manifest+".away"); err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestStatusUpgradeState(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	shard := filepath.Join(ingest.IndexDir(home), gen.Shards[0].Name)
+	shard := filepath.Join(store.At(home).Index(), gen.Shards[0].Name)
 	if err := os.Rename(shard, shard+".away"); err != nil {
 		t.Fatal(err)
 	}

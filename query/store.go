@@ -5,15 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
 	"ctx/core"
 	"ctx/index"
-	"ctx/ingest"
 	"ctx/objects"
 	"ctx/refs"
+	"ctx/store"
 )
 
 // Reader reads one pinned generation of a store.
@@ -56,25 +55,26 @@ type GenerationRef struct {
 // Open pins the active generation of the store in home. It creates and
 // writes nothing: a store with no published generation is CodeNoHistory.
 func Open(home string) (*Reader, error) {
-	if _, err := os.Stat(filepath.Join(home, "refs", refs.Active)); err != nil {
+	if _, err := os.Stat(store.At(home).ActiveRef()); err != nil {
 		return nil, Errorf(CodeNoHistory, "nothing has been imported yet: run ctx import")
 	}
-	store, err := objects.OpenExisting(ingest.ObjectsDir(home))
+	ro, err := store.OpenReadOnly(home)
 	if err != nil {
 		return nil, &Error{Code: CodeCorrupt, Message: "the store has an active generation but no objects directory (ctx verify)", Err: err}
 	}
-	id, err := refs.OpenExisting(home).Get(refs.Active)
+	objs := ro.Objects
+	id, err := ro.Refs.Get(refs.Active)
 	if errors.Is(err, refs.ErrNoRef) {
 		return nil, Errorf(CodeNoHistory, "nothing has been imported yet: run ctx import")
 	}
 	if err != nil {
 		return nil, err
 	}
-	g, err := refs.Load(store, id)
+	g, err := refs.Load(objs, id)
 	if err != nil {
 		return nil, wrapObjErr(err)
 	}
-	return &Reader{home: home, store: store, id: id, gen: g, chunks: map[objects.ID]*core.Chunk{}}, nil
+	return &Reader{home: home, store: objs, id: id, gen: g, chunks: map[objects.ID]*core.Chunk{}}, nil
 }
 
 // Close releases the index shards.
@@ -140,7 +140,7 @@ func (r *Reader) index() (*index.Reader, error) {
 	if r.shards != nil {
 		idx, err = r.shards.Open(names)
 	} else {
-		idx, err = index.Open(ingest.IndexDir(r.home), names)
+		idx, err = index.Open(store.At(r.home).Index(), names)
 	}
 	if err != nil {
 		return nil, &Error{Code: CodeIndex, Message: "the search index cannot be opened (ctx verify names the damaged shard)", Err: err}

@@ -1,11 +1,11 @@
 package query
 
 import (
+	"ctx/store"
 	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"time"
 )
 
@@ -83,7 +83,7 @@ var ErrUsageInvalid = errors.New("usage aggregate is not valid")
 
 // ReadUsage reads the aggregate of the store in home.
 func ReadUsage(home string) (*UsageAggregate, error) {
-	b, err := os.ReadFile(filepath.Join(home, UsageFile))
+	b, err := os.ReadFile(store.At(home).Usage())
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func ReadUsage(home string) (*UsageAggregate, error) {
 // UsageEnabled reads the control: usage.disabled present means off,
 // absent means on; ok is false when it cannot tell.
 func UsageEnabled(home string) (enabled, ok bool) {
-	_, err := os.Stat(filepath.Join(home, UsageDisabledFile))
+	_, err := os.Stat(store.At(home).UsageDisabled())
 	switch {
 	case err == nil:
 		return false, true

@@ -13,6 +13,7 @@ import (
 	"ctx/core"
 	"ctx/objects"
 	"ctx/refs"
+	"ctx/store"
 )
 
 // Build defaults.
@@ -77,10 +78,10 @@ func Build(ctx context.Context, o BuildOptions) (*BuildReport, error) {
 		rep.Dim, rep.Vectors, rep.Sets = m.Dim, m.Vectors, len(m.Sets)
 		return rep, nil
 	}
-	if err := os.MkdirAll(Dir(o.Home), 0o700); err != nil {
+	if err := os.MkdirAll(store.At(o.Home).Vectors(), 0o700); err != nil {
 		return nil, err
 	}
-	removeBuilds(Dir(o.Home))
+	removeBuilds(store.At(o.Home).Vectors())
 	b, err := newBuild(ctx, o, rep)
 	if err != nil {
 		return nil, err
@@ -180,7 +181,7 @@ func (b *build) loadBase() {
 
 func (b *build) openBase(m *Manifest) bool {
 	for _, ref := range m.Sets {
-		s, err := openSet(Dir(b.o.Home), ref.Name)
+		s, err := openSet(store.At(b.o.Home).Vectors(), ref.Name)
 		if err != nil || s.Info.Dim != b.dim || s.Len() != ref.Count {
 			if s != nil {
 				_ = s.Close()
@@ -214,7 +215,7 @@ func (b *build) close() {
 // removeNew deletes the sets this build wrote (no manifest names them).
 func (b *build) removeNew() {
 	for name := range b.fresh {
-		_ = os.RemoveAll(filepath.Join(Dir(b.o.Home), name))
+		_ = os.RemoveAll(filepath.Join(store.At(b.o.Home).Vectors(), name))
 	}
 }
 
@@ -337,12 +338,12 @@ func (b *build) flush(sb *setBuilder) error {
 	if len(sb.chunks) == 0 {
 		return nil
 	}
-	info, err := sb.write(Dir(b.o.Home), b.rep.Embedder, b.gen.Number)
+	info, err := sb.write(store.At(b.o.Home).Vectors(), b.rep.Embedder, b.gen.Number)
 	if err != nil {
 		return err
 	}
 	b.fresh[info.Name] = true
-	s, err := openSet(Dir(b.o.Home), info.Name)
+	s, err := openSet(store.At(b.o.Home).Vectors(), info.Name)
 	if err != nil {
 		return err
 	}

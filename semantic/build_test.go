@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"context"
+	ctxstore "ctx/store"
 	"errors"
 	"os"
 	"slices"
@@ -169,7 +170,7 @@ func TestBuildFailureLeavesNoSets(t *testing.T) {
 	if err == nil {
 		t.Fatal("no error")
 	}
-	entries, _ := os.ReadDir(Dir(ts.home))
+	entries, _ := os.ReadDir(ctxstore.At(ts.home).Vectors())
 	if len(entries) != 0 {
 		t.Fatalf("left %d entries", len(entries))
 	}

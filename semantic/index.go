@@ -8,6 +8,7 @@ import (
 
 	"ctx/core"
 	"ctx/objects"
+	"ctx/store"
 )
 
 // Index is the vector sets of one generation opened read-only, with the
@@ -31,7 +32,7 @@ func Open(home string, gen objects.ID) (*Index, error) {
 	}
 	ix := &Index{Manifest: m}
 	for _, ref := range m.Sets {
-		s, err := openSet(Dir(home), ref.Name)
+		s, err := openSet(store.At(home).Vectors(), ref.Name)
 		if err == nil && (s.Info.Embedder != m.Embedder || s.Info.Dim != m.Dim || s.Len() != ref.Count) {
 			_ = s.Close()
 			err = fmt.Errorf("%w: set %s does not match its manifest", ErrDamaged, ref.Name)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"ctx/objects"
+	"ctx/store"
 )
 
 // Manifest lists the vector sets that cover one generation: every
@@ -44,11 +45,9 @@ type SetRef struct {
 // ErrNotBuilt means the generation has no vectors (yet).
 var ErrNotBuilt = errors.New("semantic: no vectors for this generation")
 
-// Dir is where vector sets live: $CTX_HOME/vectors/<set>/, beside the
-// index shards, with the manifests under generations/.
-func Dir(home string) string { return filepath.Join(home, "vectors") }
-
-func manifestDir(home string) string { return filepath.Join(Dir(home), "generations") }
+// Vector sets live in store.Layout.Vectors(): <set>/, beside the index
+// shards, with the manifests under generations/.
+func manifestDir(home string) string { return filepath.Join(store.At(home).Vectors(), "generations") }
 
 func manifestPath(home string, gen objects.ID) string {
 	return filepath.Join(manifestDir(home), gen.String()+".json")

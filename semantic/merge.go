@@ -1,6 +1,7 @@
 package semantic
 
 import (
+	"ctx/store"
 	"os"
 	"path/filepath"
 	"sort"
@@ -45,7 +46,7 @@ func (b *build) compact() error {
 		_ = oldSets[i].Close()
 		if b.fresh[name] {
 			delete(b.fresh, name)
-			_ = os.RemoveAll(filepath.Join(Dir(b.o.Home), name))
+			_ = os.RemoveAll(filepath.Join(store.At(b.o.Home).Vectors(), name))
 		}
 	}
 	b.rep.Merged += len(pick)

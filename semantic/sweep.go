@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"ctx/objects"
+	"ctx/store"
 )
 
 // Sweep removes the manifests of generations not in keep and then every set
@@ -40,14 +41,14 @@ func Sweep(home string, keep []objects.ID) (int, error) {
 			named[n] = true
 		}
 	}
-	sets, err := os.ReadDir(Dir(home))
+	sets, err := os.ReadDir(store.At(home).Vectors())
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return 0, err
 	}
 	removed := 0
 	for _, e := range sets {
 		if e.IsDir() && validSetName(e.Name()) && !named[e.Name()] {
-			if os.RemoveAll(filepath.Join(Dir(home), e.Name())) == nil {
+			if os.RemoveAll(filepath.Join(store.At(home).Vectors(), e.Name())) == nil {
 				removed++
 			}
 		}

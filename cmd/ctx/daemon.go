@@ -16,6 +16,7 @@ import (
 	"ctx/ingest"
 	"ctx/sources"
 	"ctx/sources/redact"
+	"ctx/store"
 )
 
 func newDaemonCmd(env *Env, f *format) *cobra.Command {
@@ -100,7 +101,7 @@ func startDaemon(env *Env, f *format) error {
 	}
 	r, err := daemon.WaitReady(home, 10*time.Second)
 	if err != nil {
-		return fmt.Errorf("the daemon did not answer (see %s): %w", daemon.LogPath(home), err)
+		return fmt.Errorf("the daemon did not answer (see %s): %w", store.At(home).DaemonLog(), err)
 	}
 	if f.json() {
 		return writeJSON(env.Stdout, daemonStatusOutput(home, &r))
@@ -145,7 +146,7 @@ type daemonStatusJSON struct {
 }
 
 func daemonStatusOutput(home string, r *daemon.Reply) daemonStatusJSON {
-	out := daemonStatusJSON{Socket: daemon.SocketPath(home), Log: daemon.LogPath(home)}
+	out := daemonStatusJSON{Socket: store.At(home).Socket(), Log: store.At(home).DaemonLog()}
 	if r == nil {
 		return out
 	}

@@ -6,10 +6,10 @@ import (
 	"fmt"
 
 	"ctx/gitstore"
-	"ctx/ingest"
 	"ctx/objects"
 	"ctx/query"
 	"ctx/sources"
+	"ctx/store"
 )
 
 // Exit codes, listed by `ctx help exit-codes`.
@@ -55,7 +55,7 @@ func exitCode(err error) (int, string) {
 		return exitUsage, string(query.CodeInvalidRequest)
 	case errors.As(err, new(*sources.ConfigError)):
 		return exitUsage, string(query.CodeInvalidConfig)
-	case errors.Is(err, ingest.ErrBusy):
+	case errors.Is(err, store.ErrBusy):
 		return exitBusy, string(query.CodeBusy)
 	case errors.Is(err, objects.ErrCorrupt):
 		return exitDamaged, string(query.CodeCorrupt)
