@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"ctx/config"
 	"ctx/core"
 	"ctx/ingest"
 	"ctx/query"
@@ -174,7 +175,7 @@ func refresh(ctx context.Context, opts LinkOptions) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cfg, err := sources.LoadConfig(opts.Env)
+	cfg, err := config.Load(opts.Env)
 	if err != nil {
 		opts.logf("refresh skipped: %v", err)
 		return

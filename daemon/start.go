@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"ctx/config"
 	"ctx/core"
-	"ctx/sources"
 	"ctx/store"
 )
 
@@ -93,7 +93,7 @@ func WakeOrStart(home, exe string, wait time.Duration, autostart bool) (WakeResu
 // caller reads the committed generation either way.
 func WakeBeforeRead(home string, env core.Env, wait time.Duration) {
 	on := true
-	if cfg, err := sources.LoadConfig(env); err == nil {
+	if cfg, err := config.Load(env); err == nil {
 		on = cfg.DaemonEnabled()
 	}
 	exe, _ := os.Executable()

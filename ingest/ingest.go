@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"ctx/config"
 	"ctx/core"
 	"ctx/index"
 	"ctx/objects"
@@ -41,7 +42,7 @@ type Options struct {
 	Redactor Redactor
 	// Semantic configures the vectors built after publishing (see
 	// buildVectors); nil reads the [semantic] table of config.toml.
-	Semantic *semantic.Config
+	Semantic *config.Semantic
 	// Gate, when set, is held (besides the writer lock) for as long as the
 	// writer lock is: the daemon shares one between its passes and its
 	// merges so that they take turns (a sync.Mutex hands itself to the

@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"context"
+	"ctx/config"
 	ctxstore "ctx/store"
 	"errors"
 	"path/filepath"
@@ -85,7 +86,7 @@ func assertEveryEventFindable(t *testing.T, store string) {
 // Events are neither lost nor duplicated at any step.
 func TestDeferredMergingInIdleTime(t *testing.T) {
 	f := newFixture(t, 1500)
-	sem := &semantic.Config{Enabled: true, Embedder: semantic.EmbedderBuiltin, Weight: 0.5}
+	sem := &config.Semantic{Enabled: true, Embedder: config.EmbedderBuiltin, Weight: 0.5}
 	opts := ingest.Options{Home: f.store, Env: f.env(), Sources: automatic(), Version: "test", Semantic: sem, Deferred: true}
 	run := func() *ingest.Report {
 		t.Helper()
@@ -195,7 +196,7 @@ func activeGeneration(t *testing.T, store string) *refs.Generation {
 // hidden behind a stale copy.
 func TestMergeBesideImports(t *testing.T) {
 	f := newFixture(t, 1500)
-	off := &semantic.Config{Enabled: false}
+	off := &config.Semantic{Enabled: false}
 	opts := ingest.Options{Home: f.store, Env: f.env(), Sources: automatic(), Version: "test", Semantic: off,
 		Deferred: true, Busy: func() {}}
 	if _, err := ingest.Run(context.Background(), opts); err != nil {

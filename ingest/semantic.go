@@ -3,8 +3,8 @@ package ingest
 import (
 	"context"
 
+	"ctx/config"
 	"ctx/semantic"
-	"ctx/sources"
 )
 
 // buildVectors is the semantic pass: after the lexical generation is
@@ -27,7 +27,7 @@ func (r *run) buildVectors(ctx context.Context) {
 		r.rep.VectorsErr = err
 		return
 	}
-	emb, err := cfg.NewEmbedder(r.opts.Env.Get)
+	emb, err := semantic.NewEmbedder(cfg, r.opts.Env.Get)
 	if err != nil {
 		r.rep.VectorsErr = err
 		return
@@ -36,13 +36,13 @@ func (r *run) buildVectors(ctx context.Context) {
 		Home: r.opts.Home, Objects: r.store, Generation: id, Embedder: emb})
 }
 
-func (r *run) semanticConfig() (semantic.Config, error) {
+func (r *run) semanticConfig() (config.Semantic, error) {
 	if r.opts.Semantic != nil {
 		return *r.opts.Semantic, nil
 	}
-	cfg, err := sources.LoadConfig(r.opts.Env)
+	cfg, err := config.Load(r.opts.Env)
 	if err != nil {
-		return semantic.Config{}, err
+		return config.Semantic{}, err
 	}
 	return cfg.SemanticConfig(), nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"ctx/config"
 	"ctx/core"
 	"ctx/ingest"
 	"ctx/internal/corpus"
@@ -11,7 +12,7 @@ import (
 	"ctx/semantic"
 )
 
-func (f *fixture) importWith(t *testing.T, sem *semantic.Config) *ingest.Report {
+func (f *fixture) importWith(t *testing.T, sem *config.Semantic) *ingest.Report {
 	t.Helper()
 	rep, err := ingest.Run(context.Background(), ingest.Options{Home: f.store, Env: f.env(),
 		Sources: automatic(), Version: "test", Semantic: sem})
@@ -57,7 +58,7 @@ func projection(t *testing.T, store string) int {
 // are missing even though nothing else changed.
 func TestSemanticPass(t *testing.T) {
 	f := newFixture(t, 2000)
-	off := &semantic.Config{Enabled: false, Weight: 0.5}
+	off := &config.Semantic{Enabled: false, Weight: 0.5}
 	if rep := f.importWith(t, off); rep.Vectors != nil || rep.VectorsErr != nil {
 		t.Fatalf("semantic off built vectors: %+v %v", rep.Vectors, rep.VectorsErr)
 	}

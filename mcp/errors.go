@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"ctx/app"
+	"ctx/config"
 	"ctx/query"
-	"ctx/sources"
 )
 
 // Error codes of tool errors are query's, shared with the CLI; only
@@ -69,7 +69,7 @@ func errorObject(err error, report func(error)) ErrorObject {
 	if errors.As(err, &qe) {
 		return ErrorObject{ErrorCode: string(qe.Code), Message: qe.Message, Details: detailsFor(qe.Code)}
 	}
-	if errors.As(err, new(*sources.ConfigError)) {
+	if errors.As(err, new(*config.Error)) {
 		return ErrorObject{ErrorCode: string(CodeInvalidConfig),
 			Message: "the ctx config.toml cannot be used: run ctx sources in a terminal to see why"}
 	}

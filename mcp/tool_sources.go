@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 
+	"ctx/config"
 	"ctx/sources"
 )
 
@@ -22,7 +23,7 @@ func sourcesTool() toolDef {
 
 // runSources builds the sources read model exactly as ctx sources does.
 func runSources(_ context.Context, s *Server, _ *sourcesInput) (*reply, error) {
-	cfg, err := sources.LoadConfig(s.cfg.Source)
+	cfg, err := config.Load(s.cfg.Source)
 	if err != nil {
 		return nil, err
 	}

@@ -11,12 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"ctx/config"
 	"ctx/core"
 	"ctx/ingest"
 	sharedfx "ctx/internal/fixtures"
 	"ctx/objects"
 	"ctx/refs"
-	"ctx/semantic"
 	"ctx/sources"
 	"ctx/store"
 )
@@ -35,7 +35,7 @@ func fixtureStore(t testing.TB, root string) string {
 
 // fixtureStoreWith imports the fixtures with the given semantic
 // configuration (nil: the default, vectors of the built-in embedder).
-func fixtureStoreWith(t testing.TB, root string, sem *semantic.Config) string {
+func fixtureStoreWith(t testing.TB, root string, sem *config.Semantic) string {
 	t.Helper()
 	fx := fixturesDir(t)
 	home := filepath.Join(root, "home")

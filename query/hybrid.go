@@ -6,10 +6,10 @@ import (
 	"math"
 	"time"
 
+	"ctx/config"
 	"ctx/core"
 	"ctx/index"
 	"ctx/semantic"
-	"ctx/sources"
 )
 
 // Search modes (spec 000).
@@ -61,7 +61,7 @@ type SemanticInfo struct {
 type SemanticOptions struct {
 	// Config is the [semantic] configuration; its Weight is the default
 	// weight and its embedder the one that embeds the query.
-	Config semantic.Config
+	Config config.Semantic
 	// Getenv resolves Config.APIKeyEnv.
 	Getenv func(string) string
 	// Embedder, when set, replaces the configured one.
@@ -72,13 +72,13 @@ type SemanticOptions struct {
 // and the SDK search with: the [semantic] table of env's config.toml, read
 // only when mode needs vectors (a lexical search never reads the config),
 // with env resolving the embedder's API key variable. A config that does not
-// parse is a *sources.ConfigError.
+// parse is a *config.Error.
 func ConfiguredSemantic(env core.Env, mode string) (SemanticOptions, error) {
-	so := SemanticOptions{Config: semantic.DefaultConfig(), Getenv: env.Get}
+	so := SemanticOptions{Config: config.DefaultSemantic(), Getenv: env.Get}
 	if mode == "" || mode == ModeLexical {
 		return so, nil
 	}
-	cfg, err := sources.LoadConfig(env)
+	cfg, err := config.Load(env)
 	if err != nil {
 		return so, err
 	}
@@ -153,7 +153,7 @@ func (r *Reader) SearchWith(ctx context.Context, req SearchRequest, so SemanticO
 // planMode decides, without any vector work, whether the request can use
 // vectors: it returns the semantic weight, sets a lexical fallback for
 // hybrid and fails semantic-only requests that cannot be answered.
-func planMode(req *SearchRequest, scope core.Scope, cfg semantic.Config, md *SearchMetadata) (float64, error) {
+func planMode(req *SearchRequest, scope core.Scope, cfg config.Semantic, md *SearchMetadata) (float64, error) {
 	if req.Mode == ModeLexical {
 		return 0, nil
 	}
@@ -236,7 +236,7 @@ func (r *Reader) vectors(ctx context.Context, query string, so SemanticOptions) 
 	emb := so.Embedder
 	if emb == nil {
 		var err error
-		if emb, err = so.Config.NewEmbedder(so.Getenv); err != nil {
+		if emb, err = semantic.NewEmbedder(so.Config, so.Getenv); err != nil {
 			return nil, &errUnavailable{"the semantic configuration is invalid", err}
 		}
 	}

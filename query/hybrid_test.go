@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"ctx/config"
 	"ctx/core"
 	"ctx/index"
 	"ctx/semantic"
@@ -49,7 +50,7 @@ func eventIDs(res *SearchResult) []string {
 	return out
 }
 
-func defaults() SemanticOptions { return SemanticOptions{Config: semantic.DefaultConfig()} }
+func defaults() SemanticOptions { return SemanticOptions{Config: config.DefaultSemantic()} }
 
 func hit(id byte, root byte, sub bool, ts int) index.Hit {
 	h := index.Hit{IsSubagent: sub, Timestamp: time.Unix(int64(ts), 0)}
@@ -104,7 +105,7 @@ func TestSearchModesOverFixtures(t *testing.T) {
 	res := search(t, r, req, defaults())
 	md := res.Metadata
 	if md.Mode != ModeHybrid || md.RequestedMode != ModeHybrid || md.Fallback != nil || md.Semantic == nil ||
-		*md.Semantic.Weight != semantic.BuiltinWeight || md.Semantic.Vectors == 0 || len(res.Results) == 0 {
+		*md.Semantic.Weight != config.BuiltinWeight || md.Semantic.Vectors == 0 || len(res.Results) == 0 {
 		t.Fatalf("hybrid metadata %+v", md)
 	}
 	if res.Results[0].CtxEventID != "evt_87e6ed95a53b044ebcd22be20c27eb9b" {
@@ -159,9 +160,9 @@ func TestHybridFallbacks(t *testing.T) {
 		req.Mode, req.SemanticWeight = ModeLexical, nil
 		return eventIDs(search(t, r, req, defaults()))
 	}
-	off := semantic.DefaultConfig()
+	off := config.DefaultSemantic()
 	off.Enabled = false
-	zero := semantic.DefaultConfig()
+	zero := config.DefaultSemantic()
 	zero.Weight = 0
 	cases := []struct {
 		name, reason string
@@ -175,9 +176,9 @@ func TestHybridFallbacks(t *testing.T) {
 		{"request weight 0", FallbackWeightZero, SearchRequest{Query: "git status", SemanticWeight: weightPtr(0)}, defaults()},
 		{"config weight 0", FallbackWeightZero, SearchRequest{Query: "git status"}, SemanticOptions{Config: zero}},
 		{"other embedder", FallbackSemanticUnavailable, SearchRequest{Query: "git status"},
-			SemanticOptions{Config: semantic.DefaultConfig(), Embedder: semantic.NewHash(64)}},
+			SemanticOptions{Config: config.DefaultSemantic(), Embedder: semantic.NewHash(64)}},
 		{"embedder fails", FallbackSemanticUnavailable, SearchRequest{Query: "git status"},
-			SemanticOptions{Config: semantic.DefaultConfig(), Embedder: &countingEmbedder{Hash: semantic.NewHash(0), fail: true}}},
+			SemanticOptions{Config: config.DefaultSemantic(), Embedder: &countingEmbedder{Hash: semantic.NewHash(0), fail: true}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -204,7 +205,7 @@ func TestHybridFallbacks(t *testing.T) {
 
 func TestSemanticTypedErrors(t *testing.T) {
 	r := fixtureReader(t)
-	zero := semantic.DefaultConfig()
+	zero := config.DefaultSemantic()
 	zero.Weight = 0
 	cases := []struct {
 		name string
@@ -218,7 +219,7 @@ func TestSemanticTypedErrors(t *testing.T) {
 		{"weight 0", CodeSemanticUnavailable, SearchRequest{Query: "x", SemanticWeight: weightPtr(0)}, defaults()},
 		{"config weight 0", CodeSemanticUnavailable, SearchRequest{Query: "x"}, SemanticOptions{Config: zero}},
 		{"other embedder", CodeSemanticUnavailable, SearchRequest{Query: "x"},
-			SemanticOptions{Config: semantic.DefaultConfig(), Embedder: semantic.NewHash(32)}},
+			SemanticOptions{Config: config.DefaultSemantic(), Embedder: semantic.NewHash(32)}},
 		{"bad mode", CodeInvalidRequest, SearchRequest{Query: "x", Mode: "fuzzy"}, defaults()},
 		{"weight range", CodeInvalidRequest, SearchRequest{Query: "x", SemanticWeight: weightPtr(1.5)}, defaults()},
 	}
@@ -243,7 +244,7 @@ func TestSemanticTypedErrors(t *testing.T) {
 // TestNoVectorsBuilt: a store imported with semantic search off has no
 // vectors; hybrid falls back, semantic fails typed.
 func TestNoVectorsBuilt(t *testing.T) {
-	home := fixtureStoreWith(t, t.TempDir(), &semantic.Config{Enabled: false})
+	home := fixtureStoreWith(t, t.TempDir(), &config.Semantic{Enabled: false})
 	r := openReader(t, home)
 	res := search(t, r, SearchRequest{Query: "orchestrate", Mode: ModeHybrid}, defaults())
 	if fb := res.Metadata.Fallback; fb == nil || fb.Reason != FallbackSemanticUnavailable || len(res.Results) == 0 {

@@ -11,10 +11,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"ctx/config"
 	"ctx/core"
 	"ctx/index"
-	"ctx/semantic"
-	"ctx/sources"
 )
 
 // MaxQueryBytes bounds the text of one query.
@@ -172,7 +171,7 @@ func validSelectors(roots, groups []string) error {
 		return Errorf(CodeInvalidRequest, "at most %d source roots and %d source groups", MaxSelectors, MaxSelectors)
 	}
 	for _, v := range append(append([]string{}, roots...), groups...) {
-		if !sources.ValidName(v) {
+		if !config.ValidName(v) {
 			return Errorf(CodeInvalidRequest, "a source root or group is not 1-64 ASCII letters, digits, hyphens or underscores")
 		}
 	}
@@ -239,7 +238,7 @@ func knownType(t string) bool {
 // semantic configuration (the built-in embedder, weight 0.5); see
 // SearchWith.
 func (r *Reader) Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
-	return r.SearchWith(ctx, req, SemanticOptions{Config: semantic.DefaultConfig()})
+	return r.SearchWith(ctx, req, SemanticOptions{Config: config.DefaultSemantic()})
 }
 
 // newResult starts the read model of a validated request.

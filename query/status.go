@@ -4,6 +4,7 @@ import (
 	"errors"
 	"sort"
 
+	"ctx/config"
 	"ctx/index"
 	"ctx/refs"
 	"ctx/semantic"
@@ -97,7 +98,7 @@ type Status struct {
 
 // StatusOptions says how semantic search is configured.
 type StatusOptions struct {
-	Semantic semantic.Config
+	Semantic config.Semantic
 	Getenv   func(string) string // resolves the embedder's key variable
 	// SemanticErr is the error of reading the configuration, if any.
 	SemanticErr error
@@ -118,7 +119,7 @@ func EmptyStatus(home string, opts StatusOptions) *Status {
 
 // ReadStatus is ReadStatusWith under the default semantic configuration.
 func ReadStatus(home string) (*Status, error) {
-	return ReadStatusWith(home, StatusOptions{Semantic: semantic.DefaultConfig()})
+	return ReadStatusWith(home, StatusOptions{Semantic: config.DefaultSemantic()})
 }
 
 // ReadStatusWith returns the status of the store in home without writing
@@ -194,7 +195,7 @@ func semanticStatus(home string, opts StatusOptions) SemanticStatus {
 		s.State = SemanticInvalid
 		return s
 	}
-	emb, err := opts.Semantic.NewEmbedder(opts.Getenv)
+	emb, err := semantic.NewEmbedder(opts.Semantic, opts.Getenv)
 	if err != nil {
 		s.State = SemanticInvalid
 		return s

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"ctx/semantic"
+	"ctx/config"
 	"ctx/store"
 )
 
@@ -14,7 +14,7 @@ import (
 // the generation, then one index shard.
 func TestStatusUpgradeState(t *testing.T) {
 	home := fixtureStore(t, t.TempDir())
-	def := StatusOptions{Semantic: semantic.DefaultConfig()}
+	def := StatusOptions{Semantic: config.DefaultSemantic()}
 	st, err := ReadStatusWith(home, def)
 	if err != nil {
 		t.Fatal(err)
@@ -27,14 +27,14 @@ func TestStatusUpgradeState(t *testing.T) {
 		t.Fatalf("semantic of a fresh store: %+v", st.Semantic)
 	}
 
-	other := semantic.Config{Enabled: true, Embedder: semantic.EmbedderOpenAI, Endpoint: "http://127.0.0.1:1",
+	other := config.Semantic{Enabled: true, Embedder: config.EmbedderOpenAI, Endpoint: "http://127.0.0.1:1",
 		Model: "m", Weight: 0.5}
 	st, err = ReadStatusWith(home, StatusOptions{Semantic: other})
 	if err != nil || st.Semantic.State != SemanticIncompatible || st.Semantic.BuiltEmbedder == "" ||
 		len(st.Upgrade.PendingRebuilds) != 1 || st.Upgrade.PendingRebuilds[0].Reason != ReasonVectorsIncompatible {
 		t.Fatalf("vectors of another embedder: %+v %+v %v", st.Semantic, st.Upgrade, err)
 	}
-	off := semantic.DefaultConfig()
+	off := config.DefaultSemantic()
 	off.Enabled = false
 	if st, err = ReadStatusWith(home, StatusOptions{Semantic: off}); err != nil || st.Semantic.State != SemanticDisabled ||
 		len(st.Upgrade.PendingRebuilds) != 0 {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"ctx/config"
 	"ctx/core"
 	"ctx/query"
 	"ctx/sources"
@@ -161,7 +162,7 @@ func (c *Client) Sources(ctx context.Context) (*SourcesReport, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	cfg, err := sources.LoadConfig(c.env)
+	cfg, err := config.Load(c.env)
 	if err != nil {
 		return nil, err
 	}

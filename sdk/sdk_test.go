@@ -8,12 +8,11 @@ import (
 	"slices"
 	"testing"
 
+	"ctx/config"
 	"ctx/core"
 	"ctx/internal/fixtures"
 	"ctx/query"
 	"ctx/sdk"
-	"ctx/semantic"
-	"ctx/sources"
 )
 
 const mainSession = "ses_24591081cdbcf15b591b404ea5207080"
@@ -182,13 +181,13 @@ func TestSearchModes(t *testing.T) {
 	if _, err := off.Search(ctx, sdk.SearchRequest{Query: "orchestrate"}); err != nil {
 		t.Fatalf("lexical with a broken config: %v", err)
 	}
-	var ce *sources.ConfigError
+	var ce *config.Error
 	if _, err := off.Search(ctx, sdk.SearchRequest{Query: "orchestrate", Mode: "hybrid"}); !errors.As(err, &ce) {
 		t.Fatalf("hybrid with a broken config: %v", err)
 	}
 
 	// SearchWith: explicit options override the environment.
-	so := sdk.SemanticOptions{Config: semantic.DefaultConfig()}
+	so := sdk.SemanticOptions{Config: config.DefaultSemantic()}
 	so.Config.Weight = 0
 	res, err = off.SearchWith(ctx, sdk.SearchRequest{Query: "orchestrate experiment", Mode: "hybrid"}, so)
 	if err != nil || res.Metadata.Mode != "lexical" || res.Metadata.Fallback == nil {

@@ -6,11 +6,11 @@ import (
 	"strings"
 
 	"ctx/blame"
+	"ctx/config"
 	"ctx/core"
 	"ctx/daemon"
 	"ctx/hooks"
 	"ctx/query"
-	"ctx/sources"
 )
 
 // AttributionSchema is the version of the attribution observation.
@@ -71,7 +71,7 @@ type StatusOptions struct {
 // initializes and refreshes nothing, and never creates the store.
 func ReadStatus(ctx context.Context, o StatusOptions) (*StatusReport, error) {
 	qo := query.StatusOptions{Getenv: o.Env.Get}
-	if cfg, err := sources.LoadConfig(o.Env); err == nil {
+	if cfg, err := config.Load(o.Env); err == nil {
 		qo.Semantic = cfg.SemanticConfig()
 	} else {
 		qo.SemanticErr = err

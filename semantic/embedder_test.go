@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"context"
+	"ctx/config"
 	"math"
 	"slices"
 	"testing"
@@ -153,23 +154,23 @@ func TestFoldParts(t *testing.T) {
 }
 
 func TestConfigValidate(t *testing.T) {
-	good := []Config{DefaultConfig(), {Enabled: true, Embedder: EmbedderOpenAI, Endpoint: "http://localhost:11434",
+	good := []config.Semantic{config.DefaultSemantic(), {Enabled: true, Embedder: config.EmbedderOpenAI, Endpoint: "http://localhost:11434",
 		Model: "nomic-embed-text", APIKeyEnv: "OPENAI_API_KEY", Weight: 0.3}, {Weight: 0}}
 	for _, c := range good {
 		if err := c.Validate(); err != nil {
 			t.Errorf("%+v: %v", c, err)
 		}
 	}
-	bad := []Config{{Embedder: "bert"}, {Embedder: EmbedderOpenAI, Model: "m"},
-		{Embedder: EmbedderOpenAI, Endpoint: "ftp://x", Model: "m"}, {Embedder: EmbedderOpenAI, Endpoint: "http://x"},
-		{Embedder: EmbedderOpenAI, Endpoint: "http://x", Model: "m", APIKeyEnv: "not a name"},
+	bad := []config.Semantic{{Embedder: "bert"}, {Embedder: config.EmbedderOpenAI, Model: "m"},
+		{Embedder: config.EmbedderOpenAI, Endpoint: "ftp://x", Model: "m"}, {Embedder: config.EmbedderOpenAI, Endpoint: "http://x"},
+		{Embedder: config.EmbedderOpenAI, Endpoint: "http://x", Model: "m", APIKeyEnv: "not a name"},
 		{Endpoint: "http://x"}, {Weight: 1.5}, {Weight: -0.1}, {Weight: math.NaN()}}
 	for _, c := range bad {
 		if err := c.Validate(); err == nil {
 			t.Errorf("%+v: accepted", c)
 		}
 	}
-	e, err := Config{Embedder: EmbedderOpenAI, Endpoint: "http://x/v1/", Model: "m", APIKeyEnv: "K"}.NewEmbedder(
+	e, err := NewEmbedder(config.Semantic{Embedder: config.EmbedderOpenAI, Endpoint: "http://x/v1/", Model: "m", APIKeyEnv: "K"},
 		func(k string) string { return map[string]string{"K": "secret"}[k] })
 	if err != nil || e.(*OpenAI).key != "secret" || e.(*OpenAI).url != "http://x/v1/embeddings" || e.ID() != "openai:m" {
 		t.Fatalf("%+v %v", e, err)

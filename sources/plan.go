@@ -1,8 +1,7 @@
 package sources
 
 import (
-	"time"
-
+	"ctx/config"
 	"ctx/core"
 	"ctx/sources/plugin"
 )
@@ -11,7 +10,7 @@ import (
 // roots first (so a file under a named root carries that root), then the
 // default locations when automatic discovery is on, then plugins. only,
 // when not empty, keeps the sources of those provider ids.
-func Plan(cfg *Config, only []string) ([]core.Source, error) {
+func Plan(cfg *config.Config, only []string) ([]core.Source, error) {
 	builtin := map[string]core.Provider{}
 	for _, p := range Builtin() {
 		builtin[p.Name()] = p
@@ -27,8 +26,7 @@ func Plan(cfg *Config, only []string) ([]core.Source, error) {
 		}
 	}
 	for _, pl := range cfg.Plugins {
-		d, _ := time.ParseDuration(pl.Timeout)
-		out = append(out, core.Source{Kind: core.KindPlugin, Provider: plugin.New(pl.Name, pl.Command, d)})
+		out = append(out, core.Source{Kind: core.KindPlugin, Provider: plugin.New(pl.Name, pl.Command, pl.TimeoutDuration())})
 	}
 	if len(only) == 0 {
 		return out, nil

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"ctx/config"
 	"ctx/core"
 	"ctx/sources/aider"
 	"ctx/sources/amp"
@@ -92,7 +93,7 @@ type Report struct {
 const MaxIssues = 20
 
 // Discover lists every planned source without reading any history.
-func Discover(env core.Env, cfg *Config, planned []core.Source, exists func(string) bool) *Report {
+func Discover(env core.Env, cfg *config.Config, planned []core.Source, exists func(string) bool) *Report {
 	rep := &Report{AutomaticDiscovery: cfg.Automatic(), Sources: []SourceRow{}}
 	for _, src := range planned {
 		files, problems := src.Discover(env)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ctx/config"
 	"ctx/core"
 	"ctx/daemon"
 	"ctx/ingest"
@@ -46,7 +47,7 @@ func newDaemonCmd(env *Env, f *format) *cobra.Command {
 // daemonOptions builds the daemon's options from the environment and the
 // config; the sources are re-planned on every rescan.
 func daemonOptions(env *Env) (daemon.Options, error) {
-	cfg, err := sources.LoadConfig(env.Source())
+	cfg, err := config.Load(env.Source())
 	if err != nil {
 		return daemon.Options{}, err
 	}
@@ -55,7 +56,7 @@ func daemonOptions(env *Env) (daemon.Options, error) {
 		red = redact.New()
 	}
 	plan := func() ([]core.Source, error) {
-		c, err := sources.LoadConfig(env.Source())
+		c, err := config.Load(env.Source())
 		if err != nil {
 			return nil, err
 		}

@@ -7,8 +7,8 @@ import (
 
 	"ctx/gitstore"
 	"ctx/objects"
+	"ctx/config"
 	"ctx/query"
-	"ctx/sources"
 	"ctx/store"
 )
 
@@ -53,7 +53,7 @@ func exitCode(err error) (int, string) {
 		return exitOK, ""
 	case errors.As(err, &ue):
 		return exitUsage, string(query.CodeInvalidRequest)
-	case errors.As(err, new(*sources.ConfigError)):
+	case errors.As(err, new(*config.Error)):
 		return exitUsage, string(query.CodeInvalidConfig)
 	case errors.Is(err, store.ErrBusy):
 		return exitBusy, string(query.CodeBusy)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ctx/config"
 	"ctx/daemon"
 	"ctx/ingest"
 	"ctx/sources"
@@ -54,7 +55,7 @@ func newImportCmd(env *Env, f *format) *cobra.Command {
 }
 
 func runImport(ctx context.Context, env *Env, f *format, opts *importOptions) error {
-	cfg, err := sources.LoadConfig(env.Source())
+	cfg, err := config.Load(env.Source())
 	if err != nil {
 		return err
 	}

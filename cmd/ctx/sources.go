@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ctx/config"
 	"ctx/sources"
 )
 
@@ -18,7 +19,7 @@ func newSourcesCmd(env *Env, f *format) *cobra.Command {
 			if err := f.check("text", "json"); err != nil {
 				return err
 			}
-			cfg, err := sources.LoadConfig(env.Source())
+			cfg, err := config.Load(env.Source())
 			if err != nil {
 				return err
 			}

@@ -1,4 +1,4 @@
-package sources
+package config
 
 import (
 	"errors"
@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"ctx/core"
-	"ctx/semantic"
 )
 
 func writeConfig(t *testing.T, body string) core.Env {
@@ -25,13 +24,9 @@ func writeConfig(t *testing.T, body string) core.Env {
 }
 
 func TestLoadConfigDefaults(t *testing.T) {
-	cfg, err := LoadConfig(core.Env{Home: t.TempDir()})
+	cfg, err := Load(core.Env{Home: t.TempDir()})
 	if err != nil || !cfg.Automatic() || !cfg.RedactionEnabled() || len(cfg.Sources) != 0 {
 		t.Fatalf("defaults: %+v %v", cfg, err)
-	}
-	planned, _ := Plan(cfg, nil)
-	if len(planned) != len(Builtin()) {
-		t.Fatalf("planned %d sources", len(planned))
 	}
 }
 
@@ -47,33 +42,29 @@ root = "work_1"
 provider = "codex"
 path = "/srv/codex"
 `)
-	cfg, err := LoadConfig(env)
+	cfg, err := Load(env)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cfg.Automatic() || cfg.Sources[0].Path != filepath.Join(env.Home, "cc") {
 		t.Fatalf("%+v", cfg)
 	}
-	planned, err := Plan(cfg, []string{"codex"})
-	if err != nil || len(planned) != 1 || planned[0].Root != "work_1" || planned[0].Kind != core.KindConfigured {
-		t.Fatalf("plan: %+v %v", planned, err)
-	}
 }
 
 func TestLoadConfigDaemon(t *testing.T) {
-	cfg, err := LoadConfig(core.Env{Home: t.TempDir()})
+	cfg, err := Load(core.Env{Home: t.TempDir()})
 	if err != nil || !cfg.DaemonEnabled() {
 		t.Fatalf("default: daemon enabled = %v, %v", cfg.DaemonEnabled(), err)
 	}
-	cfg, err = LoadConfig(writeConfig(t, "[daemon]\nenabled = false\n"))
+	cfg, err = Load(writeConfig(t, "[daemon]\nenabled = false\n"))
 	if err != nil || cfg.DaemonEnabled() {
 		t.Fatalf("enabled = false: daemon enabled = %v, %v", cfg != nil && cfg.DaemonEnabled(), err)
 	}
 }
 
 func TestLoadConfigSemantic(t *testing.T) {
-	cfg, err := LoadConfig(core.Env{Home: t.TempDir()})
-	if err != nil || cfg.SemanticConfig() != semantic.DefaultConfig() {
+	cfg, err := Load(core.Env{Home: t.TempDir()})
+	if err != nil || cfg.SemanticConfig() != DefaultSemantic() {
 		t.Fatalf("default: %+v %v", cfg.SemanticConfig(), err)
 	}
 	env := writeConfig(t, `[semantic]
@@ -84,16 +75,16 @@ model = "nomic-embed-text"
 api_key_env = "OLLAMA_KEY"
 weight = 0.25
 `)
-	cfg, err = LoadConfig(env)
+	cfg, err = Load(env)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := semantic.Config{Enabled: true, Embedder: semantic.EmbedderOpenAI, Endpoint: "http://localhost:11434",
+	want := Semantic{Enabled: true, Embedder: EmbedderOpenAI, Endpoint: "http://localhost:11434",
 		Model: "nomic-embed-text", APIKeyEnv: "OLLAMA_KEY", Weight: 0.25}
 	if got := cfg.SemanticConfig(); got != want {
 		t.Fatalf("got %+v", got)
 	}
-	cfg, err = LoadConfig(writeConfig(t, "[semantic]\nweight = 0\n"))
+	cfg, err = Load(writeConfig(t, "[semantic]\nweight = 0\n"))
 	if err != nil || cfg.SemanticConfig().Active() {
 		t.Fatalf("weight 0: %+v %v", cfg.SemanticConfig(), err)
 	}
@@ -115,10 +106,10 @@ func TestLoadConfigInvalid(t *testing.T) {
 		"daemon type":   "[daemon]\nenabled = \"no\"\n",
 	}
 	for name, body := range cases {
-		_, err := LoadConfig(writeConfig(t, body))
-		var ce *ConfigError
+		_, err := Load(writeConfig(t, body))
+		var ce *Error
 		if !errors.As(err, &ce) {
-			t.Errorf("%s: got %v, want ConfigError", name, err)
+			t.Errorf("%s: got %v, want *Error", name, err)
 		}
 	}
 }

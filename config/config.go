@@ -1,0 +1,182 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"ctx/core"
+)
+
+// Config is config.toml. A missing file is the default configuration.
+type Config struct {
+	AutomaticDiscovery *bool         `toml:"automatic_discovery"`
+	Sources            []Source      `toml:"source"`
+	Plugins            []Plugin      `toml:"plugin"`
+	Redaction          Switch        `toml:"redaction"`
+	Daemon             Switch        `toml:"daemon"`
+	Semantic           SemanticTable `toml:"semantic"`
+	Sync               Sync          `toml:"sync"`
+	path               string
+}
+
+// Sync is the [sync] table: what ctx sync push shares (nothing unless a
+// list names something).
+type Sync struct {
+	Include struct {
+		// Workspaces selects the sessions whose workspace is one of these
+		// directories or below one (absolute, or starting with ~/).
+		Workspaces []string `toml:"workspaces"`
+		// Providers selects every session of these providers.
+		Providers []string `toml:"providers"`
+	} `toml:"include"`
+}
+
+// Switch is a table with one enabled setting, on when unset.
+type Switch struct {
+	Enabled *bool `toml:"enabled"`
+}
+
+func (s Switch) on() bool { return s.Enabled == nil || *s.Enabled }
+
+// Source is a [[source]] table: a named root of one provider.
+type Source struct {
+	Root     string `toml:"root"`
+	Group    string `toml:"group"`
+	Provider string `toml:"provider"`
+	Path     string `toml:"path"`
+}
+
+// Plugin is a [[plugin]] table: an external command that prints normalized
+// JSONL (docs: plugin-sources).
+type Plugin struct {
+	Name    string   `toml:"name"`
+	Command []string `toml:"command"`
+	Timeout string   `toml:"timeout"`
+}
+
+// TimeoutDuration is the plugin's timeout, 0 when unset.
+func (p Plugin) TimeoutDuration() time.Duration {
+	d, _ := time.ParseDuration(p.Timeout)
+	return d
+}
+
+// Error is a configuration problem; it names the file and the entry, never
+// a secret value.
+type Error struct {
+	Path string
+	Msg  string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("config %s: %s", e.Path, e.Msg) }
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// ValidName reports whether s is a valid root or group name: 1 to 64 ASCII
+// letters, digits, hyphens or underscores.
+func ValidName(s string) bool { return nameRE.MatchString(s) }
+
+// Path returns $XDG_CONFIG_HOME/ctx/config.toml, else
+// ~/.config/ctx/config.toml.
+func Path(env core.Env) string {
+	if x := env.Get("XDG_CONFIG_HOME"); x != "" {
+		return filepath.Join(x, "ctx", "config.toml")
+	}
+	return filepath.Join(env.Home, ".config", "ctx", "config.toml")
+}
+
+// Load reads and validates the configuration.
+func Load(env core.Env) (*Config, error) {
+	c := &Config{path: Path(env)}
+	data, err := os.ReadFile(c.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return nil, &Error{Path: c.path, Msg: err.Error()}
+	}
+	md, err := toml.Decode(string(data), c)
+	if err != nil {
+		return nil, &Error{Path: c.path, Msg: "not valid TOML: " + err.Error()}
+	}
+	if undec := md.Undecoded(); len(undec) > 0 {
+		return nil, &Error{Path: c.path, Msg: fmt.Sprintf("unknown setting %s", undec[0])}
+	}
+	return c, c.validate(env)
+}
+
+// Automatic reports whether default locations are discovered.
+func (c *Config) Automatic() bool { return c.AutomaticDiscovery == nil || *c.AutomaticDiscovery }
+
+// RedactionEnabled reports whether secrets are redacted (the default).
+func (c *Config) RedactionEnabled() bool { return c.Redaction.on() }
+
+// DaemonEnabled reports whether a wake may start the daemon (the default).
+func (c *Config) DaemonEnabled() bool { return c.Daemon.on() }
+
+func (c *Config) validate(env core.Env) error {
+	roots := map[string]bool{}
+	for i := range c.Sources {
+		s := &c.Sources[i]
+		where := fmt.Sprintf("[[source]] #%d", i+1)
+		switch {
+		case !ValidName(s.Root):
+			return &Error{c.path, where + ": root must be 1-64 of A-Z a-z 0-9 _ -"}
+		case s.Group != "" && !ValidName(s.Group):
+			return &Error{c.path, where + ": group must be 1-64 of A-Z a-z 0-9 _ -"}
+		case roots[s.Root]:
+			return &Error{c.path, where + ": root " + s.Root + " is named twice"}
+		case !core.IsBuiltinProvider(s.Provider):
+			return &Error{c.path, where + ": unknown provider (see ctx sources)"}
+		case s.Path == "":
+			return &Error{c.path, where + ": path is required"}
+		}
+		roots[s.Root] = true
+		s.Path = expandHome(s.Path, env.Home)
+		if !filepath.IsAbs(s.Path) {
+			return &Error{c.path, where + ": path must be absolute or start with ~/"}
+		}
+	}
+	for i, w := range c.Sync.Include.Workspaces {
+		w = filepath.Clean(expandHome(w, env.HomeDir()))
+		if !filepath.IsAbs(w) {
+			return &Error{c.path, fmt.Sprintf("[sync.include] workspaces #%d: must be absolute or start with ~/", i+1)}
+		}
+		c.Sync.Include.Workspaces[i] = w
+	}
+	if err := c.SemanticConfig().Validate(); err != nil {
+		return &Error{c.path, "[semantic]: " + err.Error()}
+	}
+	for i, p := range c.Plugins {
+		where := fmt.Sprintf("[[plugin]] #%d", i+1)
+		if !ValidName(p.Name) || core.IsBuiltinProvider(p.Name) {
+			return &Error{c.path, where + ": name must be 1-64 of A-Z a-z 0-9 _ - and not a built-in provider"}
+		}
+		if len(p.Command) == 0 {
+			return &Error{c.path, where + ": command is required"}
+		}
+		if p.Timeout != "" {
+			if d, err := time.ParseDuration(p.Timeout); err != nil || d <= 0 {
+				return &Error{c.path, where + ": timeout must be a positive duration like 30s"}
+			}
+		}
+	}
+	return nil
+}
+
+func expandHome(p, home string) string {
+	if p == "~" {
+		return home
+	}
+	if strings.HasPrefix(p, "~/") {
+		return filepath.Join(home, p[2:])
+	}
+	return p
+}
