@@ -84,7 +84,7 @@ func TestBadInputMore(t *testing.T) {
 	if _, err := BlamePR(ctx, s.repo, "HEAD~1..HEAD"); !errors.Is(err, ErrBadRevision) {
 		t.Fatalf("range, no commits: %v", err)
 	}
-	if _, err := Link(ctx, s.repo, "HEAD", LinkOptions{Home: s.store, Env: s.env()}); !errors.Is(err, ErrNoCommits) {
+	if _, err := Link(ctx, s.repo, "HEAD", LinkOptions{Home: s.store}); !errors.Is(err, ErrNoCommits) {
 		t.Fatalf("link, no commits: %v", err)
 	}
 	// A binary file deleted from the working copy is judged at HEAD.
@@ -107,7 +107,7 @@ func TestBadInputMore(t *testing.T) {
 	s.git("checkout", "-q", "--detach")
 	s.write("a.txt", "one\ntwo\n")
 	s.commit("detached")
-	if _, err := Link(ctx, s.repo, "HEAD", LinkOptions{Home: s.store, Env: s.env()}); err != nil {
+	if _, err := Link(ctx, s.repo, "HEAD", LinkOptions{Home: s.store}); err != nil {
 		t.Fatalf("link on a detached HEAD: %v", err)
 	}
 	if v, err := BlameFile(ctx, s.repo, FileRequest{Path: "a.txt", Dir: s.dir}, NewResolver(nil)); err != nil || len(v.Lines) != 2 {

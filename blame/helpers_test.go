@@ -10,7 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"ctx/config"
 	"ctx/core"
+	"ctx/ingest"
+	"ctx/sources"
+	"ctx/sources/redact"
 )
 
 // sandbox is a scratch HOME, CTX_HOME and git repository; git never reads
@@ -77,10 +81,26 @@ func (s *sandbox) commit(msg string) string {
 
 func (s *sandbox) env() core.Env { return core.Env{Home: s.home, Getenv: os.Getenv} }
 
+// refresh imports the sandbox's history as configured (what the hooks'
+// refresh does through the app layer, which blame's tests cannot import).
+func (s *sandbox) refresh(ctx context.Context) error {
+	cfg, err := config.Load(s.env())
+	if err != nil {
+		return err
+	}
+	planned, err := sources.Plan(cfg, nil)
+	if err != nil {
+		return err
+	}
+	_, err = ingest.Run(ctx, ingest.Options{Home: s.store, Env: s.env(), Sources: planned, Version: "test",
+		Redactor: redact.New()})
+	return err
+}
+
 func (s *sandbox) link() *Note {
 	s.t.Helper()
-	n, err := Link(context.Background(), s.repo, "HEAD", LinkOptions{Home: s.store, Env: s.env(), Refresh: true,
-		Version: "test", Log: func(m string) { s.t.Log("link:", m) }})
+	n, err := Link(context.Background(), s.repo, "HEAD", LinkOptions{Home: s.store, Refresh: s.refresh,
+		Log: func(m string) { s.t.Log("link:", m) }})
 	if err != nil {
 		s.t.Fatal(err)
 	}

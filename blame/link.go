@@ -7,12 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"ctx/config"
-	"ctx/core"
-	"ctx/ingest"
 	"ctx/query"
-	"ctx/sources"
-	"ctx/sources/redact"
 )
 
 // Linking defaults.
@@ -25,10 +20,11 @@ const (
 
 // LinkOptions configure linking a commit.
 type LinkOptions struct {
-	Home    string   // $CTX_HOME
-	Env     core.Env // discovery environment for the refresh
-	Version string   // importer version recorded by the refresh
-	Refresh bool     // import changed history first
+	Home string // $CTX_HOME
+	// Refresh, when set, imports changed history first (the caller's
+	// import as configured); a busy store or a refresh that runs out of
+	// time links with what is stored.
+	Refresh func(context.Context) error
 	// RefreshTimeout bounds the refresh; DefaultRefreshTimeout when zero.
 	RefreshTimeout time.Duration
 	Margin         time.Duration // DefaultMargin when zero
@@ -55,7 +51,7 @@ func Link(ctx context.Context, repo *Repo, rev string, opts LinkOptions) (*Note,
 	if err != nil {
 		return nil, err
 	}
-	if opts.Refresh {
+	if opts.Refresh != nil {
 		refresh(ctx, opts)
 	}
 	var srcs []string
@@ -175,23 +171,7 @@ func refresh(ctx context.Context, opts LinkOptions) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cfg, err := config.Load(opts.Env)
-	if err != nil {
-		opts.logf("refresh skipped: %v", err)
-		return
-	}
-	planned, err := sources.Plan(cfg, nil)
-	if err != nil {
-		opts.logf("refresh skipped: %v", err)
-		return
-	}
-	var red ingest.Redactor
-	if cfg.RedactionEnabled() {
-		red = redact.New()
-	}
-	_, err = ingest.Run(ctx, ingest.Options{Home: opts.Home, Env: opts.Env, Sources: planned,
-		Version: opts.Version, Redactor: red})
-	if err != nil {
+	if err := opts.Refresh(ctx); err != nil {
 		opts.logf("refresh skipped, linking with the stored history: %v", err)
 	}
 }

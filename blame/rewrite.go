@@ -152,7 +152,7 @@ func rebaseEvidence(ctx context.Context, repo *Repo, commits []*CommitInfo, opts
 			earliest = c.Time
 		}
 	}
-	if opts.Refresh {
+	if opts.Refresh != nil {
 		refresh(ctx, opts)
 	}
 	rd, err := query.Open(opts.Home)

@@ -138,7 +138,7 @@ func TestCommitWithUnreadableParent(t *testing.T) {
 	if _, err := s.repo.Commit(ctx, id); !errors.Is(err, ErrNoParent) || !strings.Contains(err.Error(), "shallow clone") {
 		t.Fatalf("Commit: %v", err)
 	}
-	if _, err := Link(ctx, s.repo, id, LinkOptions{Home: s.store, Env: s.env()}); !errors.Is(err, ErrNoParent) {
+	if _, err := Link(ctx, s.repo, id, LinkOptions{Home: s.store}); !errors.Is(err, ErrNoParent) {
 		t.Fatalf("Link: %v", err)
 	}
 	f := "app.go"

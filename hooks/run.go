@@ -9,20 +9,21 @@ import (
 	"time"
 
 	"ctx/blame"
-	"ctx/core"
 	"ctx/store"
 )
 
 // RunOptions configure one hook run.
 type RunOptions struct {
-	Hook    string    // post-commit, post-rewrite or post-merge
-	Args    []string  // the hook's arguments (post-rewrite: amend or rebase)
-	Stdin   io.Reader // post-rewrite's old → new pairs
-	Dir     string    // the directory git ran the hook in
-	Home    string    // $CTX_HOME
-	Env     core.Env
-	Version string
-	Now     func() time.Time
+	Hook  string    // post-commit, post-rewrite or post-merge
+	Args  []string  // the hook's arguments (post-rewrite: amend or rebase)
+	Stdin io.Reader // post-rewrite's old → new pairs
+	Dir   string    // the directory git ran the hook in
+	Home  string    // $CTX_HOME
+	Now   func() time.Time
+	// Refresh imports changed history before a commit is linked (the
+	// import as configured, bounded by the link); nil links with what is
+	// stored.
+	Refresh func(context.Context) error
 }
 
 // Run does the work of a hook. It never returns an error to fail the hook:
@@ -58,7 +59,7 @@ func run(ctx context.Context, opts RunOptions) error {
 	logf := func(format string, args ...any) {
 		Logf(opts.Home, opts.now(), "%s %s: %s", opts.Hook, repo.Root, fmt.Sprintf(format, args...))
 	}
-	lo := blame.LinkOptions{Home: opts.Home, Env: opts.Env, Version: opts.Version, Refresh: true,
+	lo := blame.LinkOptions{Home: opts.Home, Refresh: opts.Refresh,
 		Log: func(s string) { logf("%s", s) }}
 	switch opts.Hook {
 	case "post-commit":

@@ -21,22 +21,8 @@ import (
 // newHandoff wires the spec 001 use cases over the server's store.
 func (s *Server) newHandoff() *app.Handoff {
 	return app.NewHandoff(app.HandoffOptions{Home: s.cfg.CtxHome, Version: s.cfg.Version, Now: s.cfg.Now,
-		Settings: s.cfg.Handoff, Read: s.read, Wake: s.wakeAfterWrite})
+		Settings: s.cfg.Handoff, Read: s.app.Read, Wake: s.app.Wake})
 }
-
-// read pins the active generation for one use-case call.
-func (s *Server) read(_ context.Context, fn func(*query.Reader) error) error {
-	r, release, err := s.open()
-	if err != nil {
-		return err
-	}
-	defer release()
-	return fn(r)
-}
-
-// wakeAfterWrite asks the daemon for a pass after a durable write, without
-// holding the reply for it.
-func (s *Server) wakeAfterWrite() { s.wake() }
 
 type tokenKey struct{}
 

@@ -196,7 +196,7 @@ func (s *Server) ServeHTTPOn(ctx context.Context, ln net.Listener, allowedOrigin
 	}()
 	err := srv.Serve(ln)
 	s.usage.Flush(flushTimeout)
-	_ = s.pool.Close()
+	_ = s.app.Close()
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}

@@ -16,7 +16,6 @@ import (
 
 	"ctx/app"
 	"ctx/core"
-	"ctx/query"
 	"ctx/sources/reported"
 )
 
@@ -59,7 +58,7 @@ type Server struct {
 	cfg   Config
 	mcp   *server.MCPServer
 	usage *Usage
-	pool  *query.Pool // the active generation's Reader, kept across calls
+	app   *app.App // the use cases, with the active generation's Reader kept across calls
 	log   *log.Logger
 	tools map[string]bool // the recognized tool names
 	// handoff answers the spec 001 tools, resources and prompts.
@@ -104,7 +103,7 @@ func New(cfg Config) *Server {
 	}
 	s := &Server{cfg: cfg, log: log.New(cfg.Log, "ctx mcp: ", 0), tools: map[string]bool{}, conn: newConnID()}
 	s.usage = NewUsage(cfg.CtxHome, cfg.Now)
-	s.pool = query.NewPool(cfg.CtxHome)
+	s.app = app.New(app.Options{Env: cfg.Source, Home: cfg.CtxHome, Now: cfg.Now, Pooled: true, KeepServing: true})
 	hooks := &server.Hooks{}
 	pinVersions(hooks)
 	s.mcp = server.NewMCPServer("ctx", cfg.Version,
@@ -177,7 +176,7 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 		s.logf("%d requests were still unanswered when input ended", n)
 	}
 	s.usage.Flush(flushTimeout)
-	_ = s.pool.Close()
+	_ = s.app.Close()
 	return err
 }
 

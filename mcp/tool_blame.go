@@ -2,12 +2,9 @@ package mcp
 
 import (
 	"context"
-	"errors"
+	"ctx/app"
 	"fmt"
 	"path/filepath"
-
-	"ctx/blame"
-	"ctx/query"
 )
 
 const blameDescription = "Trace committed lines of a file, one commit, or a pull request range " +
@@ -28,14 +25,8 @@ type blameInput struct {
 	PR        string `json:"pr,omitempty" jsonschema:"A range BASE..HEAD to aggregate."`
 }
 
-// blameOutput is one of the three blame read models of the CLI, tagged by
-// kind (file, commit or pr).
-type blameOutput struct {
-	Kind   string            `json:"kind" jsonschema:"file, commit or pr: which of the other fields is set."`
-	File   *blame.FileView   `json:"file,omitempty"`
-	Commit *blame.CommitView `json:"commit,omitempty"`
-	PR     *blame.PRView     `json:"pr,omitempty"`
-}
+// blameOutput is the blame read model, tagged by kind.
+type blameOutput = app.BlameResult
 
 func blameTool() toolDef {
 	return defineTool[blameInput, blameOutput]("blame", "Blame lines to agent evidence", blameDescription, nil, runBlame)
@@ -63,47 +54,16 @@ func runBlame(ctx context.Context, s *Server, in *blameInput) (*reply, error) {
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
-	repo, err := blame.OpenRepo(ctx, in.Repo)
+	res, err := s.app.Blame(ctx, app.BlameRequest{Repo: in.Repo, File: in.File, Start: in.StartLine, End: in.EndLine,
+		Commit: in.Commit, PR: in.PR})
 	if err != nil {
-		return nil, blameFailure(err)
+		return nil, err
 	}
-	if in.PR != "" {
-		v, err := blame.BlamePR(ctx, repo, in.PR)
-		if err != nil {
-			return nil, blameFailure(err)
-		}
-		return respond(blameOutput{Kind: "pr", PR: v}, fmt.Sprintf("blame of %s: see structured content", in.PR))
+	switch res.Kind {
+	case app.BlamePR:
+		return respond(res, fmt.Sprintf("blame of %s: see structured content", in.PR))
+	case app.BlameCommit:
+		return respond(res, fmt.Sprintf("evidence of commit %s: see structured content", in.Commit))
 	}
-	var rd *query.Reader
-	if s.storeExists() {
-		if rd, err = query.Open(s.cfg.CtxHome); err == nil {
-			defer rd.Close()
-		}
-	}
-	rs := blame.NewResolver(rd)
-	if in.Commit != "" {
-		v, err := blame.BlameCommit(ctx, repo, in.Commit, rs)
-		if err != nil {
-			return nil, blameFailure(err)
-		}
-		return respond(blameOutput{Kind: "commit", Commit: v}, fmt.Sprintf("evidence of commit %s: see structured content", in.Commit))
-	}
-	req := blame.FileRequest{Path: in.File, Dir: repo.Root, Start: in.StartLine, End: in.EndLine}
-	v, err := blame.BlameFile(ctx, repo, req, rs)
-	if err != nil {
-		return nil, blameFailure(err)
-	}
-	return respond(blameOutput{Kind: "file", File: v}, fmt.Sprintf("blame of %s: %d lines, see structured content", in.File, len(v.Lines)))
-}
-
-// blameFailure turns the blame package's user errors into invalid_request
-// (their messages name no input value); other errors stay internal.
-func blameFailure(err error) error {
-	for _, e := range []error{blame.ErrNotRepo, blame.ErrOutside, blame.ErrBinary, blame.ErrNotTracked,
-		blame.ErrBadRevision, blame.ErrNoCommits, blame.ErrNoLinesInFile} {
-		if errors.Is(err, e) {
-			return invalidf("%s", e.Error())
-		}
-	}
-	return err
+	return respond(res, fmt.Sprintf("blame of %s: %d lines, see structured content", in.File, len(res.File.Lines)))
 }

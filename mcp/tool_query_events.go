@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"ctx/app"
 	"ctx/core"
 	"ctx/query"
 )
@@ -67,22 +68,19 @@ func runQueryEvents(ctx context.Context, s *Server, in *queryEventsInput) (*repl
 	if err != nil {
 		return nil, err
 	}
-	if err := req.Validate(); err != nil {
-		return nil, err
-	}
-	r, release, err := s.open()
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	return fitPage(func(maxBytes int) (any, int, string, error) {
-		req.MaxBytes = maxBytes
-		page, err := r.ListEvents(ctx, req)
-		if err != nil {
-			return nil, 0, "", err
-		}
-		return page, len(page.Events), renderEventRange(page), nil
+	var rep *reply
+	err = s.app.Pinned(ctx, func(p *app.Pinned) (err error) {
+		rep, err = fitPage(func(maxBytes int) (any, int, string, error) {
+			req.MaxBytes = maxBytes
+			page, err := p.ListEvents(ctx, req)
+			if err != nil {
+				return nil, 0, "", err
+			}
+			return page, len(page.Events), renderEventRange(page), nil
+		})
+		return err
 	})
+	return rep, err
 }
 
 // listRequest checks the MCP-only rules and maps the arguments.

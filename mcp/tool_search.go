@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"ctx/app"
 	"ctx/core"
 	"ctx/query"
 )
@@ -39,31 +40,8 @@ type searchInput struct {
 	Limit                 *int     `json:"limit,omitempty" jsonschema:"Maximum results (default 20)."`
 }
 
-// SearchOutput is the search read model of ctx search --format json, with
-// metadata that also reports the requested mode and any fallback.
-type SearchOutput struct {
-	Generation query.GenerationRef `json:"generation"`
-	Query      string              `json:"query"`
-	Filters    query.SearchFilters `json:"filters"`
-	Results    []query.SearchHit   `json:"results"`
-	Metadata   SearchMetadata      `json:"metadata"`
-}
-
-// SearchMetadata is query's metadata plus the mode contract of spec 000.
-type SearchMetadata struct {
-	query.SearchMetadata
-	RequestedMode string          `json:"requested_mode" jsonschema:"The mode the caller asked for."`
-	Fallback      *SearchFallback `json:"fallback,omitempty" jsonschema:"Present when the answer used another mode than requested."`
-	Dropped       int             `json:"dropped,omitempty" jsonschema:"Lowest-ranked results left out to fit the response size limit; ask for a smaller limit."`
-}
-
-// SearchFallback says why a hybrid request was answered lexically.
-type SearchFallback struct {
-	From   string `json:"from"`
-	To     string `json:"to"`
-	Reason string `json:"reason" jsonschema:"Why: semantic_unavailable, semantic_weight_zero or lexical_only_scope."`
-	Note   string `json:"note"`
-}
+// SearchOutput is the search read model of ctx search --format json.
+type SearchOutput = app.SearchResult
 
 // Search modes.
 const (
@@ -100,28 +78,13 @@ func runSearch(ctx context.Context, s *Server, in *searchInput) (*reply, error) 
 		return nil, invalidf("mode must be lexical, semantic or hybrid")
 	}
 	req.Mode = mode
-	if _, err := req.Validate(); err != nil {
-		return nil, err
-	}
-	// A config.toml that does not parse leaves the defaults: the server
-	// keeps answering, and ctx status reports the config error.
-	so, _ := query.ConfiguredSemantic(s.cfg.Source, mode)
-	s.wake() // the same bounded wake as CLI search, then the committed generation
-	r, release, err := s.open()
+	// A config.toml that does not parse leaves the defaults (app
+	// KeepServing): the server keeps answering, and status reports it.
+	res, err := s.app.Search(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	res, err := r.SearchWith(ctx, req, so)
-	if err != nil {
-		return nil, err
-	}
-	md := SearchMetadata{SearchMetadata: res.Metadata, RequestedMode: res.Metadata.RequestedMode}
-	if fb := res.Metadata.Fallback; fb != nil {
-		md.Fallback = &SearchFallback{From: fb.From, To: fb.To, Reason: fb.Reason, Note: fb.Note}
-	}
-	out := &SearchOutput{Generation: res.Generation, Query: res.Query, Filters: res.Filters, Results: res.Results, Metadata: md}
-	return fitSearch(out)
+	return fitSearch(res)
 }
 
 // fitSearch keeps a search answer within the response budget: the best

@@ -36,7 +36,7 @@ func refineShowEvent(s *jsonschema.Schema) {
 	s.Properties["ctx_event_id"].Pattern = `^evt_[0-9a-f]{32}$`
 }
 
-func runShowEvent(_ context.Context, s *Server, in *showEventInput) (*reply, error) {
+func runShowEvent(ctx context.Context, s *Server, in *showEventInput) (*reply, error) {
 	before, after := value(in.Before), value(in.After)
 	if in.Window != nil {
 		if in.Before != nil || in.After != nil {
@@ -50,12 +50,7 @@ func runShowEvent(_ context.Context, s *Server, in *showEventInput) (*reply, err
 	if _, err := core.ParseEventID(in.CtxEventID); err != nil {
 		return nil, invalidf("ctx_event_id is not an event id: want evt_ followed by 32 hex digits")
 	}
-	r, release, err := s.open()
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	v, err := r.ShowEvent(in.CtxEventID, before, after)
+	v, err := s.app.ShowEvent(ctx, in.CtxEventID, before, after)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"ctx/app"
 	"ctx/query"
 )
 
@@ -39,8 +40,8 @@ func refineShowSession(s *jsonschema.Schema) {
 	stringBounds(s, "ctx_session_id", 1, maxSessionRef)
 }
 
-func runShowSession(_ context.Context, s *Server, in *showSessionInput) (*reply, error) {
-	req := query.ShowSessionPageRequest{ID: in.CtxSessionID, Mode: deref(in.Mode)}
+func runShowSession(ctx context.Context, s *Server, in *showSessionInput) (*reply, error) {
+	req := app.ShowSessionOptions{Mode: deref(in.Mode)}
 	if in.Mode != nil && *in.Mode == "" {
 		return nil, invalidf("mode must be transcript or log")
 	}
@@ -49,6 +50,8 @@ func runShowSession(_ context.Context, s *Server, in *showSessionInput) (*reply,
 			return nil, invalidf("limit must be between 1 and %d", query.MaxPageLimit)
 		}
 		req.Limit = *in.Limit
+	} else {
+		req.Limit = query.DefaultPageLimit
 	}
 	if in.Cursor != nil {
 		if err := checkCursorShape(*in.Cursor); err != nil {
@@ -56,19 +59,19 @@ func runShowSession(_ context.Context, s *Server, in *showSessionInput) (*reply,
 		}
 		req.Cursor = *in.Cursor
 	}
-	r, release, err := s.open()
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	return fitPage(func(maxBytes int) (any, int, string, error) {
-		req.MaxBytes = maxBytes
-		page, err := r.ShowSessionPage(req)
-		if err != nil {
-			return nil, 0, "", err
-		}
-		return page, len(page.Events), renderSessionPage(page), nil
+	var rep *reply
+	err := s.app.Pinned(ctx, func(p *app.Pinned) (err error) {
+		rep, err = fitPage(func(maxBytes int) (any, int, string, error) {
+			req.MaxBytes = maxBytes
+			page, err := p.ShowSession(ctx, in.CtxSessionID, req)
+			if err != nil {
+				return nil, 0, "", err
+			}
+			return page, len(page.Events), renderSessionPage(page), nil
+		})
+		return err
 	})
+	return rep, err
 }
 
 // checkCursorShape rejects what cannot be a cursor: empty, too long, or
@@ -112,7 +115,7 @@ func fitPage(read func(maxBytes int) (any, int, string, error)) (*reply, error) 
 	return nil, outputLimit()
 }
 
-func renderSessionPage(p *query.SessionPage) string {
+func renderSessionPage(p *app.Transcript) string {
 	t := newText()
 	renderSessionLine(t, &p.Session)
 	more := "this is the last page"

@@ -2,10 +2,7 @@ package mcp
 
 import (
 	"context"
-	"os"
-
-	"ctx/config"
-	"ctx/sources"
+	"ctx/app"
 )
 
 const sourcesDescription = "List the local agent history sources ctx discovers: each built-in provider's " +
@@ -18,27 +15,19 @@ const sourcesDescription = "List the local agent history sources ctx discovers: 
 type sourcesInput struct{}
 
 func sourcesTool() toolDef {
-	return defineTool[sourcesInput, sources.Report]("sources", "Agent history sources", sourcesDescription, nil, runSources)
+	return defineTool[sourcesInput, app.SourcesReport]("sources", "Agent history sources", sourcesDescription, nil, runSources)
 }
 
 // runSources builds the sources read model exactly as ctx sources does.
-func runSources(_ context.Context, s *Server, _ *sourcesInput) (*reply, error) {
-	cfg, err := config.Load(s.cfg.Source)
+func runSources(ctx context.Context, s *Server, _ *sourcesInput) (*reply, error) {
+	rep, err := s.app.Sources(ctx)
 	if err != nil {
 		return nil, err
 	}
-	planned, err := sources.Plan(cfg, nil)
-	if err != nil {
-		return nil, err
-	}
-	rep := sources.Discover(s.cfg.Source, cfg, planned, func(p string) bool {
-		_, err := os.Stat(p)
-		return err == nil
-	})
 	return respond(rep, renderSources(rep))
 }
 
-func renderSources(rep *sources.Report) string {
+func renderSources(rep *app.SourcesReport) string {
 	t := newText()
 	if !rep.AutomaticDiscovery {
 		t.linef("Automatic discovery is off (config.toml); only configured roots and plugins are read.")

@@ -2,9 +2,8 @@ package mcp
 
 import (
 	"context"
+	"ctx/app"
 	"sort"
-
-	"ctx/sdk"
 )
 
 const statusDescription = "Report the state of the local ctx history store: the active generation " +
@@ -20,14 +19,14 @@ type statusInput struct{}
 
 // StatusOutput is the CLI status read model (ctx status --format json),
 // unchanged.
-type StatusOutput = sdk.StatusReport
+type StatusOutput = app.StatusReport
 
 func statusTool() toolDef {
 	return defineTool[statusInput, StatusOutput]("status", "Store status", statusDescription, nil, runStatus)
 }
 
 func runStatus(ctx context.Context, s *Server, _ *statusInput) (*reply, error) {
-	out, err := sdk.ReadStatus(ctx, sdk.StatusOptions{Home: s.cfg.CtxHome, Env: s.cfg.Source, Repo: s.cfg.Dir})
+	out, err := s.app.Status(ctx, s.cfg.Dir)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package query
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Code is a stable, user-facing error code shared by the CLI and MCP.
@@ -44,6 +45,9 @@ type Error struct {
 
 func (e *Error) Error() string {
 	if e.Err != nil {
+		if m := e.Err.Error(); strings.HasPrefix(m, e.Message) {
+			return m // the cause already says it, with its details
+		}
 		return fmt.Sprintf("%s: %v", e.Message, e.Err)
 	}
 	return e.Message

@@ -41,7 +41,7 @@ const RRFK = 60
 type SearchFallback struct {
 	From   string `json:"from"`
 	To     string `json:"to"`
-	Reason string `json:"reason"`
+	Reason string `json:"reason" jsonschema:"Why: semantic_unavailable, semantic_weight_zero or lexical_only_scope."`
 	Note   string `json:"note"`
 }
 
@@ -66,24 +66,6 @@ type SemanticOptions struct {
 	Getenv func(string) string
 	// Embedder, when set, replaces the configured one.
 	Embedder semantic.Embedder
-}
-
-// ConfiguredSemantic returns the semantic options the CLI, the MCP server
-// and the SDK search with: the [semantic] table of env's config.toml, read
-// only when mode needs vectors (a lexical search never reads the config),
-// with env resolving the embedder's API key variable. A config that does not
-// parse is a *config.Error.
-func ConfiguredSemantic(env core.Env, mode string) (SemanticOptions, error) {
-	so := SemanticOptions{Config: config.DefaultSemantic(), Getenv: env.Get}
-	if mode == "" || mode == ModeLexical {
-		return so, nil
-	}
-	cfg, err := config.Load(env)
-	if err != nil {
-		return so, err
-	}
-	so.Config = cfg.SemanticConfig()
-	return so, nil
 }
 
 func (req *SearchRequest) validMode() error {

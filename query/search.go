@@ -88,8 +88,7 @@ type SearchHit struct {
 // SearchMetadata describes how the answer was produced.
 type SearchMetadata struct {
 	// Mode is the mode actually used; RequestedMode the one asked for.
-	Mode          string `json:"mode"`
-	RequestedMode string `json:"requested_mode"`
+	Mode string `json:"mode"`
 	// TotalMatches counts lexical matches (lexical and hybrid) or the
 	// vectors that passed the filters with a positive similarity (semantic).
 	TotalMatches uint64 `json:"total_matches"`
@@ -101,10 +100,14 @@ type SearchMetadata struct {
 	Returned int    `json:"returned"`
 	Limit    int    `json:"limit"`
 	TookMS   int64  `json:"took_ms"`
-	// Fallback is set when the answer used another mode than requested.
-	Fallback *SearchFallback `json:"fallback,omitempty"`
 	// Semantic describes the vectors searched (semantic and hybrid).
-	Semantic *SemanticInfo `json:"semantic,omitempty"`
+	Semantic      *SemanticInfo `json:"semantic,omitempty"`
+	RequestedMode string        `json:"requested_mode" jsonschema:"The mode the caller asked for."`
+	// Fallback is set when the answer used another mode than requested.
+	Fallback *SearchFallback `json:"fallback,omitempty" jsonschema:"Present when the answer used another mode than requested."`
+	// Dropped counts the lowest-ranked results a front end left out to fit
+	// its response size limit (MCP).
+	Dropped int `json:"dropped,omitempty" jsonschema:"Lowest-ranked results left out to fit the response size limit; ask for a smaller limit."`
 }
 
 // SearchResult is the search read model.

@@ -27,6 +27,7 @@
 //		opts.Cursor = t.Pagination.NextCursor
 //	}
 //
-// The SDK reads; the only file it may create is the store's cursor key
-// ($CTX_HOME/cursor.key, see package query). It never imports history.
+// The SDK only reads: it creates nothing in the store, never imports
+// history and never wakes the daemon. It is a thin face over package app,
+// the use cases the CLI and the MCP server are built on.
 package sdk

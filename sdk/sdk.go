@@ -3,44 +3,47 @@ package sdk
 import (
 	"context"
 	"os"
-	"path/filepath"
 
-	"ctx/config"
+	"ctx/app"
 	"ctx/core"
 	"ctx/query"
-	"ctx/sources"
+	"ctx/store"
 )
 
 // Read models and errors, re-exported so that callers need only this
-// package.
+// package. They are the app layer's: the CLI prints the same JSON and the
+// MCP server returns it as structuredContent.
 type (
-	SearchRequest = query.SearchRequest
-	SearchResult  = query.SearchResult
+	SearchRequest = app.SearchRequest
+	SearchResult  = app.SearchResult
 	// SemanticOptions configure the vector side of SearchWith.
-	SemanticOptions = query.SemanticOptions
-	ListRequest     = query.ListRequest
-	EventRangePage  = query.EventRangePage
-	EventRow        = query.EventRow
-	EventView       = query.EventView
-	Pagination      = query.Pagination
-	Completion      = query.Completion
-	GenerationRef   = query.GenerationRef
-	Status          = query.Status
-	SourcesReport   = sources.Report
-	Session         = core.Session
-	Event           = core.Event
-	Error           = query.Error
-	Code            = query.Code
+	SemanticOptions    = app.SemanticOptions
+	ListRequest        = app.ListRequest
+	EventRangePage     = app.EventRangePage
+	EventRow           = query.EventRow
+	EventView          = app.EventView
+	Pagination         = query.Pagination
+	Completion         = query.Completion
+	GenerationRef      = query.GenerationRef
+	Status             = query.Status
+	StatusReport       = app.StatusReport
+	SourcesReport      = app.SourcesReport
+	Transcript         = app.Transcript
+	ShowSessionOptions = app.ShowSessionOptions
+	Session            = core.Session
+	Event              = core.Event
+	Error              = query.Error
+	Code               = app.Code
 )
 
 // CodeOf returns the stable code of err ("" when it has none).
-func CodeOf(err error) Code { return query.CodeOf(err) }
+func CodeOf(err error) Code { return app.CodeOf(err) }
 
-// Client reads one ctx store. It holds no open files between calls and is
-// safe for concurrent use.
+// Client reads one ctx store. It holds no open files between calls, never
+// imports or wakes the daemon, and is safe for concurrent use.
 type Client struct {
 	home string
-	env  core.Env
+	app  *app.App
 }
 
 // Open returns a client of the store in home. An empty home resolves like
@@ -56,54 +59,27 @@ func Open(home string) (*Client, error) {
 	if fi, err := os.Stat(home); err != nil || !fi.IsDir() {
 		return nil, query.Errorf(query.CodeNoHistory, "no ctx store at that path: run ctx import")
 	}
-	return &Client{home: home, env: env}, nil
+	c := &Client{home: home}
+	return c.WithEnv(env), nil
 }
 
 // DefaultHome is the store directory the CLI uses in env.
-func DefaultHome(env core.Env) string {
-	if h := env.Get("CTX_HOME"); h != "" {
-		return h
-	}
-	if x := env.Get("XDG_DATA_HOME"); x != "" {
-		return filepath.Join(x, "ctx")
-	}
-	return filepath.Join(env.Home, ".local", "share", "ctx")
-}
+func DefaultHome(env core.Env) string { return store.Home(env.Get, env.Home) }
 
-// WithEnv returns a client that discovers sources (Sources) in env instead
-// of the process's home directory and environment.
+// WithEnv returns a client that discovers sources (Sources) and reads
+// config.toml in env instead of the process's home and environment.
 func (c *Client) WithEnv(env core.Env) *Client {
-	cp := *c
-	cp.env = env
-	return &cp
+	return &Client{home: c.home, app: app.New(app.Options{Env: env, Home: c.home, NoWake: true})}
 }
 
 // Home returns the store directory.
 func (c *Client) Home() string { return c.home }
 
-// read pins the active generation for one call.
-func (c *Client) read(ctx context.Context, fn func(*query.Reader) error) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	r, err := query.Open(c.home)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	return fn(r)
-}
-
-// Search runs a search in the request's mode (lexical by default; ctx
-// search, MCP search). Semantic and hybrid modes use the [semantic] table of
-// the client's environment, as the CLI does; see SearchWith to choose the
-// embedder.
+// Search runs a search in the request's mode (lexical by default). Semantic
+// and hybrid modes use the [semantic] table of the client's environment, as
+// the CLI does; see SearchWith to choose the embedder.
 func (c *Client) Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
-	so, err := query.ConfiguredSemantic(c.env, req.Mode)
-	if err != nil {
-		return nil, err
-	}
-	return c.SearchWith(ctx, req, so)
+	return c.app.Search(ctx, req)
 }
 
 // SearchWith runs a search with explicit semantic options: a configuration
@@ -111,23 +87,19 @@ func (c *Client) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 // embedder must have built the generation's vectors, or semantic search is
 // unavailable).
 func (c *Client) SearchWith(ctx context.Context, req SearchRequest, so SemanticOptions) (*SearchResult, error) {
-	var out *SearchResult
-	err := c.read(ctx, func(r *query.Reader) (err error) {
-		out, err = r.SearchWith(ctx, req, so)
-		return err
-	})
-	return out, err
+	return c.app.SearchWith(ctx, req, so)
+}
+
+// ShowSession reads a session's events selected by mode: the complete
+// stream when opts has neither Limit nor Cursor, else one page.
+func (c *Client) ShowSession(ctx context.Context, id string, opts ShowSessionOptions) (*Transcript, error) {
+	return c.app.ShowSession(ctx, id, opts)
 }
 
 // ListEvents returns one page of events (ctx list events, MCP
 // query_events). Continue with the page's NextCursor and the same request.
 func (c *Client) ListEvents(ctx context.Context, req ListRequest) (*EventRangePage, error) {
-	var out *EventRangePage
-	err := c.read(ctx, func(r *query.Reader) (err error) {
-		out, err = r.ListEvents(ctx, req)
-		return err
-	})
-	return out, err
+	return c.app.ListEvents(ctx, req)
 }
 
 // ShowEventOptions selects the events shown around an event.
@@ -138,40 +110,18 @@ type ShowEventOptions struct {
 // ShowEvent returns an event with its neighbours (ctx show event, MCP
 // show_event).
 func (c *Client) ShowEvent(ctx context.Context, id string, opts ShowEventOptions) (*EventView, error) {
-	var out *EventView
-	err := c.read(ctx, func(r *query.Reader) (err error) {
-		out, err = r.ShowEvent(id, opts.Before, opts.After)
-		return err
-	})
-	return out, err
+	return c.app.ShowEvent(ctx, id, opts.Before, opts.After)
 }
 
 // Status returns the status read model (ctx status, MCP status), with the
 // attribution observation of the repository around repo ("" observes
 // none). A store with nothing imported has a nil Generation.
 func (c *Client) Status(ctx context.Context, repo string) (*StatusReport, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return ReadStatus(ctx, StatusOptions{Home: c.home, Env: c.env, Repo: repo})
+	return c.app.Status(ctx, repo)
 }
 
 // Sources lists the agent history sources the client's environment
 // discovers (ctx sources, MCP sources), without reading any history.
 func (c *Client) Sources(ctx context.Context) (*SourcesReport, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	cfg, err := config.Load(c.env)
-	if err != nil {
-		return nil, err
-	}
-	planned, err := sources.Plan(cfg, nil)
-	if err != nil {
-		return nil, err
-	}
-	return sources.Discover(c.env, cfg, planned, func(p string) bool {
-		_, err := os.Stat(p)
-		return err == nil
-	}), nil
+	return c.app.Sources(ctx)
 }

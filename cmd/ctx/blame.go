@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -11,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ctx/app"
 	"ctx/blame"
-	"ctx/query"
 )
 
 type blameOptions struct {
@@ -46,56 +45,31 @@ func newBlameCmd(env *Env, f *format) *cobra.Command {
 }
 
 func runBlame(ctx context.Context, env *Env, f *format, opts *blameOptions, args []string) error {
-	ctx, cancel := context.WithCancel(ctx) // stops an early git blame on the way out
-	defer cancel()
-	var req blame.FileRequest
+	req := app.BlameRequest{Repo: opts.Repo, Commit: opts.Commit, PR: opts.PR}
 	if len(args) == 1 {
-		var err error
-		if req, err = parseBlameArg(args[0]); err != nil {
+		fr, err := parseBlameArg(args[0])
+		if err != nil {
 			return err
 		}
-		if opts.Repo == "." { // paths are the working directory's: git blame can start now
+		req.File, req.Start, req.End = fr.Path, fr.Start, fr.End
+		if opts.Repo == "." { // paths are the working directory's
 			req.Dir, _ = os.Getwd()
-			blame.StartBlame(ctx, &req)
 		}
+		// A short-lived process that builds one large view: collect garbage
+		// less often (a quarter of the default), trading a few megabytes.
+		debug.SetGCPercent(400)
 	}
-	repo, err := blame.OpenRepo(ctx, opts.Repo)
+	res, err := env.App().Blame(ctx, req)
 	if err != nil {
-		return blameErr(err)
-	}
-	if opts.PR != "" {
-		v, err := blame.BlamePR(ctx, repo, opts.PR)
-		if err != nil {
-			return blameErr(err)
-		}
-		return printPR(env, f, v)
-	}
-	rd, err := query.Open(env.CtxHome())
-	if err != nil && query.CodeOf(err) != query.CodeNoHistory {
 		return err
 	}
-	if rd != nil {
-		defer rd.Close()
+	switch res.Kind {
+	case app.BlamePR:
+		return printPR(env, f, res.PR)
+	case app.BlameCommit:
+		return printCommitBlame(env, f, res.Commit)
 	}
-	rs := blame.NewResolver(rd)
-	if opts.Commit != "" {
-		v, err := blame.BlameCommit(ctx, repo, opts.Commit, rs)
-		if err != nil {
-			return blameErr(err)
-		}
-		return printCommitBlame(env, f, v)
-	}
-	if opts.Repo != "." {
-		req.Dir = repo.Root
-	}
-	// A short-lived process that builds one large view: collect garbage
-	// less often (a quarter of the default), trading a few megabytes.
-	debug.SetGCPercent(400)
-	v, err := blame.BlameFile(ctx, repo, req, rs)
-	if err != nil {
-		return blameErr(err)
-	}
-	return printFileBlame(env, f, v)
+	return printFileBlame(env, f, res.File)
 }
 
 // parseBlameArg splits FILE[:A[-B]]; a path whose last colon is not
@@ -121,18 +95,6 @@ func parseBlameArg(s string) (blame.FileRequest, error) {
 		return req, usagef("bad line range: want 1 <= A <= B")
 	}
 	return req, nil
-}
-
-// blameErr turns the package's conditions into usage errors where the
-// input was at fault.
-func blameErr(err error) error {
-	for _, e := range []error{blame.ErrNotRepo, blame.ErrOutside, blame.ErrBinary, blame.ErrNotTracked,
-		blame.ErrBadRevision, blame.ErrNoCommits, blame.ErrNoLinesInFile} {
-		if errors.Is(err, e) {
-			return usagef("%v", err)
-		}
-	}
-	return err
 }
 
 func printFileBlame(env *Env, f *format, v *blame.FileView) error {

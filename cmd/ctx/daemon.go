@@ -11,12 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"ctx/config"
 	"ctx/core"
 	"ctx/daemon"
-	"ctx/ingest"
-	"ctx/sources"
-	"ctx/sources/redact"
 	"ctx/store"
 )
 
@@ -47,22 +43,19 @@ func newDaemonCmd(env *Env, f *format) *cobra.Command {
 // daemonOptions builds the daemon's options from the environment and the
 // config; the sources are re-planned on every rescan.
 func daemonOptions(env *Env) (daemon.Options, error) {
-	cfg, err := config.Load(env.Source())
+	a := env.App()
+	p, err := a.Plan(nil)
 	if err != nil {
 		return daemon.Options{}, err
 	}
-	var red ingest.Redactor
-	if cfg.RedactionEnabled() {
-		red = redact.New()
-	}
 	plan := func() ([]core.Source, error) {
-		c, err := config.Load(env.Source())
+		p, err := a.Plan(nil)
 		if err != nil {
 			return nil, err
 		}
-		return sources.Plan(c, nil)
+		return p.Sources, nil
 	}
-	return daemon.Options{Home: env.CtxHome(), Env: env.Source(), Sources: plan, Redactor: red, Version: version}, nil
+	return daemon.Options{Home: env.CtxHome(), Env: env.Source(), Sources: plan, Redactor: p.Redactor, Version: version}, nil
 }
 
 func runDaemon(ctx context.Context, env *Env) error {

@@ -3,10 +3,11 @@ package main
 import (
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
+	"ctx/app"
 	"ctx/core"
+	"ctx/store"
 )
 
 // version is the importer version recorded in generations.
@@ -40,14 +41,11 @@ func (e *Env) Home() string {
 }
 
 // CtxHome returns $CTX_HOME, else $XDG_DATA_HOME/ctx, else ~/.local/share/ctx.
-func (e *Env) CtxHome() string {
-	if h := e.Getenv("CTX_HOME"); h != "" {
-		return h
-	}
-	if x := e.Getenv("XDG_DATA_HOME"); x != "" {
-		return filepath.Join(x, "ctx")
-	}
-	return filepath.Join(e.Home(), ".local", "share", "ctx")
+func (e *Env) CtxHome() string { return store.Home(e.Getenv, e.Home()) }
+
+// App returns the use cases over the store of this environment.
+func (e *Env) App() *app.App {
+	return app.New(app.Options{Env: e.Source(), Home: e.CtxHome(), Now: e.Now, Version: version})
 }
 
 // Source returns the discovery environment.

@@ -5,11 +5,10 @@ import (
 	"errors"
 	"fmt"
 
+	"ctx/app"
 	"ctx/gitstore"
 	"ctx/objects"
-	"ctx/config"
 	"ctx/query"
-	"ctx/store"
 )
 
 // Exit codes, listed by `ctx help exit-codes`.
@@ -53,10 +52,6 @@ func exitCode(err error) (int, string) {
 		return exitOK, ""
 	case errors.As(err, &ue):
 		return exitUsage, string(query.CodeInvalidRequest)
-	case errors.As(err, new(*config.Error)):
-		return exitUsage, string(query.CodeInvalidConfig)
-	case errors.Is(err, store.ErrBusy):
-		return exitBusy, string(query.CodeBusy)
 	case errors.Is(err, objects.ErrCorrupt):
 		return exitDamaged, string(query.CodeCorrupt)
 	}
@@ -66,18 +61,18 @@ func exitCode(err error) (int, string) {
 		}
 		return exitError, code
 	}
-	switch code := query.CodeOf(err); code {
-	case query.CodeInvalidRequest, query.CodeInvalidCursor, query.CodeCursorMismatch, query.CodeCursorStale:
+	switch code := app.CodeOf(err); {
+	case app.IsUsage(code):
 		return exitUsage, string(code)
-	case query.CodeNotFound:
+	case code == query.CodeNotFound:
 		return exitNotFound, string(code)
-	case query.CodeNoHistory:
+	case code == query.CodeNoHistory:
 		return exitNoHistory, string(code)
-	case query.CodeCorrupt:
+	case code == query.CodeCorrupt:
 		return exitDamaged, string(code)
-	case query.CodeBusy:
+	case code == query.CodeBusy:
 		return exitBusy, string(code)
-	case "":
+	case code == "":
 		return exitError, "error"
 	default:
 		return exitError, string(code)

@@ -62,7 +62,7 @@ func newHooksRunCmd(env *Env) *cobra.Command {
 			}
 			dir, _ := os.Getwd()
 			err := hooks.Run(c.Context(), hooks.RunOptions{Hook: args[0], Args: args[1:], Stdin: env.Stdin, Dir: dir,
-				Home: env.CtxHome(), Env: env.Source(), Version: version, Now: env.Now})
+				Home: env.CtxHome(), Now: env.Now, Refresh: env.App().Refresh})
 			if err != nil {
 				fmt.Fprintln(env.Stderr, "ctx hooks:", err, "(logged; the commit is unaffected)")
 			}

@@ -2,18 +2,15 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"ctx/config"
+	"ctx/app"
 	"ctx/daemon"
 	"ctx/ingest"
-	"ctx/sources"
-	"ctx/sources/redact"
 )
 
 type importOptions struct {
@@ -55,33 +52,10 @@ func newImportCmd(env *Env, f *format) *cobra.Command {
 }
 
 func runImport(ctx context.Context, env *Env, f *format, opts *importOptions) error {
-	cfg, err := config.Load(env.Source())
-	if err != nil {
-		return err
-	}
-	planned, err := sources.Plan(cfg, opts.Sources)
-	if err != nil {
-		return usagef("%v", err)
-	}
-	if len(opts.Sources) == 0 {
-		// A running daemon is the single writer: hand it the work and wait
-		// for the generation it publishes.
-		r, err := daemon.ImportViaDaemon(ctx, env.CtxHome())
-		if err == nil {
-			return printDaemonImport(env, f, r)
-		}
-		if !errors.Is(err, daemon.ErrNotRunning) {
-			return err
-		}
-	}
-	var red ingest.Redactor
-	if cfg.RedactionEnabled() {
-		red = redact.New()
-	}
 	start := time.Now()
 	tty := !f.json() && env.IsTTY(env.Stderr)
-	rep, err := ingest.Run(ctx, ingest.Options{
-		Home: env.CtxHome(), Env: env.Source(), Sources: planned, Version: version, Now: env.Now, Redactor: red,
+	// A running daemon is the single writer: the import is handed to it.
+	res, err := env.App().Import(ctx, app.ImportOptions{Only: opts.Sources, ViaDaemon: true,
 		Busy: func() { fmt.Fprintln(env.Stderr, "ctx: another import is writing the store; waiting for it…") },
 		Progress: func(p ingest.Progress) {
 			if tty {
@@ -95,6 +69,10 @@ func runImport(ctx context.Context, env *Env, f *format, opts *importOptions) er
 	if err != nil {
 		return err
 	}
+	if res.Daemon != nil {
+		return printDaemonImport(env, f, *res.Daemon)
+	}
+	rep := res.Report
 	out := importOutput{Published: rep.Published, FilesSeen: rep.FilesSeen, FilesRead: rep.FilesRead,
 		Sessions: rep.SessionsWrote, EventsRead: rep.EventsRead, EventsIndexed: rep.EventsIndexed,
 		Objects: rep.Objects, ObjectBytes: rep.ObjectBytes, Problems: map[string]int{},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ctx/app"
 	"ctx/query"
 )
 
@@ -49,7 +50,7 @@ func newListEventsCmd(env *Env, f *format) *cobra.Command {
 			"A page holds --limit events (default 200); when more remain it ends with a\n" +
 			"cursor: pass it to --cursor with the same filters for the next page. A cursor\n" +
 			"is bound to the filters and to the generation it was made in; cursors are\n" +
-			"signed with $CTX_HOME/cursor.key, which the first paged read creates.\n\n" +
+			"signed with $CTX_HOME/cursor.key, which the import creates.\n\n" +
 			"--format jsonl prints one event per line and ends with a completion record;\n" +
 			"without --limit or --cursor it streams every selected event.",
 		Args: cobra.NoArgs,
@@ -115,18 +116,16 @@ func runListEvents(ctx context.Context, env *Env, f *format, opts *listEventsOpt
 	if err != nil {
 		return err
 	}
-	if err := req.Validate(); err != nil {
-		return err
-	}
-	r, err := query.Open(env.CtxHome())
-	if err != nil {
-		return err
-	}
-	defer r.Close()
+	a := env.App()
 	if stream {
-		return streamEvents(ctx, env, r, req)
+		return a.StreamEvents(ctx, req, func(page *app.EventRangePage, last bool) error {
+			if last {
+				return writeEventLines(env, page, page)
+			}
+			return writeEventLines(env, page, nil)
+		})
 	}
-	page, err := r.ListEvents(ctx, req)
+	page, err := a.ListEvents(ctx, req)
 	if err != nil {
 		return err
 	}
@@ -138,29 +137,6 @@ func runListEvents(ctx context.Context, env *Env, f *format, opts *listEventsOpt
 	}
 	printEventPage(env, page)
 	return nil
-}
-
-// streamEvents prints every selected event of the pinned generation as
-// JSONL, page after page, and one completion record for the whole stream.
-func streamEvents(ctx context.Context, env *Env, r *query.Reader, req query.ListRequest) error {
-	req.Limit = query.MaxPageLimit
-	var total query.PageUsage
-	for {
-		page, err := r.ListEvents(ctx, req)
-		if err != nil {
-			return err
-		}
-		total.Returned += page.Usage.Returned
-		total.Bytes += page.Usage.Bytes
-		if page.NextCursor == "" {
-			page.Usage, page.Selection.Limit = total, 0 // limit 0: the unbounded stream
-			return writeEventLines(env, page, page)
-		}
-		if err := writeEventLines(env, page, nil); err != nil {
-			return err
-		}
-		req.Cursor = page.NextCursor
-	}
 }
 
 func writeEventLines(env *Env, page, completion *query.EventRangePage) error {

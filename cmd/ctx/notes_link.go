@@ -4,8 +4,6 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
-
-	"ctx/blame"
 )
 
 // attachNotesLink adds "link" to the notes command, creating a bare notes
@@ -41,13 +39,9 @@ func newNotesLinkCmd(env *Env, f *format) *cobra.Command {
 			if err := f.check("text", "json"); err != nil {
 				return err
 			}
-			repo, err := blame.OpenRepo(c.Context(), repoDir)
+			res, err := env.App().LinkSquash(c.Context(), repoDir, args[0], from)
 			if err != nil {
-				return blameErr(err)
-			}
-			res, err := blame.LinkFrom(c.Context(), repo, args[0], from)
-			if err != nil {
-				return blameErr(err)
+				return err
 			}
 			if f.json() {
 				return writeJSON(env.Stdout, res)

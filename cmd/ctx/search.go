@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"ctx/daemon"
 	"ctx/query"
 )
 
@@ -96,20 +95,7 @@ func runSearch(ctx context.Context, env *Env, f *format, opts *searchOptions, q 
 	if opts.WeightSet {
 		req.SemanticWeight = &opts.Weight
 	}
-	if _, err := req.Validate(); err != nil {
-		return err
-	}
-	sem, err := query.ConfiguredSemantic(env.Source(), req.Mode)
-	if err != nil {
-		return err
-	}
-	daemon.WakeBeforeRead(env.CtxHome(), env.Source(), daemon.DefaultWakeWait)
-	r, err := query.Open(env.CtxHome())
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	res, err := r.SearchWith(ctx, req, sem)
+	res, err := env.App().Search(ctx, req)
 	if err != nil {
 		return err
 	}

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"ctx/app"
 	"ctx/core"
 	"ctx/query"
 )
@@ -42,11 +44,11 @@ func newShowSessionCmd(env *Env, f *format) *cobra.Command {
 		Long: "Print a session of the active generation. The stream is complete unless\n" +
 			"--max-events truncates it; JSONL output ends with a completion record.",
 		Args: cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := f.check("text", "json", "jsonl"); err != nil {
 				return err
 			}
-			return runShowSession(env, f, opts, args[0])
+			return runShowSession(cmd.Context(), env, f, opts, args[0])
 		},
 	}
 	cmd.Flags().StringVar(&opts.Mode, "mode", query.ModeTranscript, "transcript (messages and summaries) or log (every event)")
@@ -54,31 +56,19 @@ func newShowSessionCmd(env *Env, f *format) *cobra.Command {
 	return cmd
 }
 
-func runShowSession(env *Env, f *format, opts *showSessionOptions, id string) error {
-	r, err := query.Open(env.CtxHome())
-	if err != nil {
-		return err
-	}
-	defer r.Close()
+func runShowSession(ctx context.Context, env *Env, f *format, opts *showSessionOptions, id string) error {
+	a := env.App()
 	req := query.ShowSessionRequest{ID: id, Mode: opts.Mode, MaxEvents: opts.MaxEvents}
 	w := env.Stdout
 	switch f.value {
 	case "json":
-		var out struct {
-			*query.SessionInfo
-			Events     []core.Event      `json:"events"`
-			Completion *query.Completion `json:"completion"`
-		}
-		out.Events = []core.Event{}
-		done, err := r.ShowSession(req, func(s *query.SessionInfo) error { out.SessionInfo = s; return nil },
-			func(e *core.Event) error { out.Events = append(out.Events, *e); return nil })
+		t, err := a.ShowSession(ctx, id, app.ShowSessionOptions{Mode: opts.Mode, MaxEvents: opts.MaxEvents})
 		if err != nil {
 			return err
 		}
-		out.Completion = done
-		return writeJSON(w, out)
+		return writeJSON(w, t)
 	case "jsonl":
-		done, err := r.ShowSession(req, func(s *query.SessionInfo) error {
+		done, err := a.StreamSession(ctx, req, func(s *query.SessionInfo) error {
 			return writeJSONLine(w, jsonlRecord{Type: "session", Session: s})
 		}, func(e *core.Event) error { return writeJSONLine(w, jsonlRecord{Type: "event", Event: e}) })
 		if err != nil {
@@ -86,7 +76,7 @@ func runShowSession(env *Env, f *format, opts *showSessionOptions, id string) er
 		}
 		return writeJSONLine(w, jsonlRecord{Type: "completion", Completion: done})
 	}
-	done, err := r.ShowSession(req, func(s *query.SessionInfo) error {
+	done, err := a.StreamSession(ctx, req, func(s *query.SessionInfo) error {
 		printSessionHeader(env, &s.Session)
 		return nil
 	}, func(e *core.Event) error { printEvent(env, e, ""); return nil })
@@ -153,7 +143,7 @@ func newShowEventCmd(env *Env, f *format) *cobra.Command {
 				}
 				opts.Before, opts.After = opts.Window, opts.Window
 			}
-			return runShowEvent(env, f, opts, args[0])
+			return runShowEvent(cmd.Context(), env, f, opts, args[0])
 		},
 	}
 	cmd.Flags().IntVar(&opts.Before, "before", 0, "also show this many events before it")
@@ -162,13 +152,8 @@ func newShowEventCmd(env *Env, f *format) *cobra.Command {
 	return cmd
 }
 
-func runShowEvent(env *Env, f *format, opts *showEventOptions, id string) error {
-	r, err := query.Open(env.CtxHome())
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	v, err := r.ShowEvent(id, opts.Before, opts.After)
+func runShowEvent(ctx context.Context, env *Env, f *format, opts *showEventOptions, id string) error {
+	v, err := env.App().ShowEvent(ctx, id, opts.Before, opts.After)
 	if err != nil {
 		return err
 	}

@@ -2,12 +2,8 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
-
-	"ctx/config"
-	"ctx/sources"
 )
 
 func newSourcesCmd(env *Env, f *format) *cobra.Command {
@@ -15,22 +11,14 @@ func newSourcesCmd(env *Env, f *format) *cobra.Command {
 		Use:   "sources",
 		Short: "List the agent history sources ctx discovers",
 		Args:  cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.check("text", "json"); err != nil {
 				return err
 			}
-			cfg, err := config.Load(env.Source())
+			rep, err := env.App().Sources(cmd.Context())
 			if err != nil {
 				return err
 			}
-			planned, err := sources.Plan(cfg, nil)
-			if err != nil {
-				return err
-			}
-			rep := sources.Discover(env.Source(), cfg, planned, func(p string) bool {
-				_, err := os.Stat(p)
-				return err == nil
-			})
 			if f.json() {
 				return writeJSON(env.Stdout, rep)
 			}

@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ctx/app"
 	"ctx/query"
-	"ctx/sdk"
 )
 
 func newStatusCmd(env *Env, f *format) *cobra.Command {
@@ -26,7 +26,7 @@ func newStatusCmd(env *Env, f *format) *cobra.Command {
 			if err := f.check("text", "json"); err != nil {
 				return err
 			}
-			st, err := sdk.ReadStatus(cmd.Context(), sdk.StatusOptions{Home: env.CtxHome(), Env: env.Source(), Repo: repo})
+			st, err := env.App().Status(cmd.Context(), repo)
 			if err != nil {
 				return err
 			}
@@ -49,7 +49,7 @@ func newStatusCmd(env *Env, f *format) *cobra.Command {
 	return cmd
 }
 
-func printAttribution(env *Env, st *sdk.StatusReport) {
+func printAttribution(env *Env, st *app.StatusReport) {
 	w := env.Stdout
 	a := st.Attribution
 	if !a.InRepository {

@@ -1,4 +1,4 @@
-package sdk
+package app
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 
 	"ctx/blame"
 	"ctx/config"
-	"ctx/core"
 	"ctx/daemon"
 	"ctx/hooks"
 	"ctx/query"
@@ -58,30 +57,27 @@ type AttributionNotes struct {
 	Count  int    `json:"count"` // commits with a ctx note
 }
 
-// StatusOptions says where the status is read.
-type StatusOptions struct {
-	Home string   // the store ($CTX_HOME)
-	Env  core.Env // the configuration environment (config.toml, the embedder's key)
-	// Repo is a directory whose git repository is observed; "" observes
-	// none (InRepository false).
-	Repo string
-}
-
-// ReadStatus returns the status read model. It only reads: it imports,
-// initializes and refreshes nothing, and never creates the store.
-func ReadStatus(ctx context.Context, o StatusOptions) (*StatusReport, error) {
-	qo := query.StatusOptions{Getenv: o.Env.Get}
-	if cfg, err := config.Load(o.Env); err == nil {
+// Status returns the status read model (ctx status, MCP status), with the
+// attribution observation of the git repository around repo ("" observes
+// none). It only reads: it imports, initializes and refreshes nothing, and
+// never creates the store. A store with nothing imported has a nil
+// Generation.
+func (a *App) Status(ctx context.Context, repo string) (*StatusReport, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	qo := query.StatusOptions{Getenv: a.env.Get}
+	if cfg, err := config.Load(a.env); err == nil {
 		qo.Semantic = cfg.SemanticConfig()
 	} else {
 		qo.SemanticErr = err
 	}
-	st, err := query.ReadStatusWith(o.Home, qo) // creates nothing when nothing is published
+	st, err := query.ReadStatusWith(a.home, qo) // creates nothing when nothing is published
 	if err != nil {
 		return nil, err
 	}
-	return &StatusReport{Status: st, Attribution: ReadAttribution(ctx, o.Home, o.Repo),
-		Daemon: daemon.State(o.Home), LocalUsage: query.ReadLocalUsage(o.Home)}, nil
+	return &StatusReport{Status: st, Attribution: ReadAttribution(ctx, a.home, repo),
+		Daemon: daemon.State(a.home), LocalUsage: query.ReadLocalUsage(a.home)}, nil
 }
 
 // ReadAttribution observes the repository around dir: ctx's hooks (read
