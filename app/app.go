@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"ctx/core"
-	"ctx/daemon"
 	"ctx/query"
 	"ctx/store"
+	"ctx/wake"
 )
 
 // Options configure an App.
@@ -86,14 +86,14 @@ func (a *App) Close() error {
 
 // WakeWait bounds the wake every fresh read sends the daemon, from the CLI
 // and the MCP server alike.
-const WakeWait = daemon.DefaultWakeWait
+const WakeWait = wake.DefaultWakeWait
 
 // Wake sends the store's daemon the bounded, content-free wake (starting
 // it when none runs and it is enabled), so the read that follows sees what
 // the agents wrote a moment ago.
 func (a *App) Wake() {
 	if !a.noWake {
-		daemon.WakeBeforeRead(a.home, a.env, WakeWait)
+		wake.WakeBeforeRead(a.home, a.env, WakeWait)
 	}
 }
 

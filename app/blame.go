@@ -128,3 +128,18 @@ func (a *App) LinkSquash(ctx context.Context, repoDir, rev, from string) (*blame
 	}
 	return res, nil
 }
+
+// HookRun is the work of one git hook; app fills in the refresh.
+type HookRun = blame.HookRun
+
+// RunHook does a hook's work (ctx hooks run, called by the scripts ctx
+// hooks install writes): it brings the store up to date as configured
+// (bounded), then links, rewrites or carries the notes. Problems go to the
+// hooks log; a hook never fails a commit.
+func (a *App) RunHook(ctx context.Context, h HookRun) error {
+	h.Home, h.Refresh = a.home, a.Refresh
+	if h.Now == nil {
+		h.Now = a.now
+	}
+	return blame.RunHook(ctx, h)
+}

@@ -6,11 +6,11 @@ import (
 
 	"ctx/config"
 	"ctx/core"
-	"ctx/daemon"
 	"ctx/ingest"
 	"ctx/query"
 	"ctx/sources"
 	"ctx/sources/redact"
+	"ctx/wake"
 )
 
 // Plan is what an import as configured reads and how: the sources
@@ -54,7 +54,7 @@ type ImportOptions struct {
 // Daemon when a running daemon did.
 type ImportResult struct {
 	Report *ingest.Report
-	Daemon *daemon.Reply
+	Daemon *wake.Reply
 }
 
 // Import imports the history config.toml selects and publishes a generation
@@ -65,11 +65,11 @@ func (a *App) Import(ctx context.Context, opts ImportOptions) (*ImportResult, er
 		return nil, err
 	}
 	if opts.ViaDaemon && len(opts.Only) == 0 {
-		r, err := daemon.ImportViaDaemon(ctx, a.home)
+		r, err := wake.ImportViaDaemon(ctx, a.home)
 		if err == nil {
 			return &ImportResult{Daemon: &r}, nil
 		}
-		if !errors.Is(err, daemon.ErrNotRunning) {
+		if !errors.Is(err, wake.ErrNotRunning) {
 			return nil, err
 		}
 	}

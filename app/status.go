@@ -7,9 +7,9 @@ import (
 
 	"ctx/blame"
 	"ctx/config"
-	"ctx/daemon"
 	"ctx/hooks"
 	"ctx/query"
+	"ctx/wake"
 )
 
 // AttributionSchema is the version of the attribution observation.
@@ -24,7 +24,7 @@ const AttributionSchema = 3
 type StatusReport struct {
 	*query.Status
 	Attribution Attribution      `json:"attribution" jsonschema:"Schema-3 attribution observation of the current git repository: ctx hooks installed, commits with ctx notes."`
-	Daemon      daemon.Info      `json:"daemon" jsonschema:"Whether the store's daemon runs, its pid, last generation and lag."`
+	Daemon      wake.Info        `json:"daemon" jsonschema:"Whether the store's daemon runs, its pid, last generation and lag."`
 	LocalUsage  query.LocalUsage `json:"local_usage" jsonschema:"Compact local usage accounting: enablement, state and versions only."`
 }
 
@@ -77,7 +77,7 @@ func (a *App) Status(ctx context.Context, repo string) (*StatusReport, error) {
 		return nil, err
 	}
 	return &StatusReport{Status: st, Attribution: ReadAttribution(ctx, a.home, repo),
-		Daemon: daemon.State(a.home), LocalUsage: query.ReadLocalUsage(a.home)}, nil
+		Daemon: wake.State(a.home), LocalUsage: query.ReadLocalUsage(a.home)}, nil
 }
 
 // ReadAttribution observes the repository around dir: ctx's hooks (read
@@ -88,7 +88,7 @@ func ReadAttribution(ctx context.Context, home, dir string) Attribution {
 		return a
 	}
 	res, err := hooks.Status(ctx, hooks.Options{Repo: dir, Home: home})
-	if errors.Is(err, blame.ErrNotRepo) {
+	if errors.Is(err, hooks.ErrNotRepo) {
 		return a
 	}
 	if err != nil {

@@ -7,12 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
-
-	"ctx/core"
 )
 
 // Config is config.toml. A missing file is the default configuration.
@@ -83,17 +82,33 @@ var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 // letters, digits, hyphens or underscores.
 func ValidName(s string) bool { return nameRE.MatchString(s) }
 
+// Env is where the configuration is looked for: the environment
+// variables and the home directory (core.Env is one).
+type Env interface {
+	Get(name string) string
+	HomeDir() string
+}
+
+// BuiltinProviders are the ids of the built-in providers, in the order the
+// sources package registers them; a test there keeps the two in step, so
+// config checks names without linking any parser.
+var BuiltinProviders = []string{"claude-code", "codex", "gemini-cli", "copilot-cli", "amp", "cursor",
+	"opencode", "cline", "roo-code", "kilo-code", "aider"}
+
+// IsBuiltinProvider reports whether name is the id of a built-in provider.
+func IsBuiltinProvider(name string) bool { return slices.Contains(BuiltinProviders, name) }
+
 // Path returns $XDG_CONFIG_HOME/ctx/config.toml, else
 // ~/.config/ctx/config.toml.
-func Path(env core.Env) string {
+func Path(env Env) string {
 	if x := env.Get("XDG_CONFIG_HOME"); x != "" {
 		return filepath.Join(x, "ctx", "config.toml")
 	}
-	return filepath.Join(env.Home, ".config", "ctx", "config.toml")
+	return filepath.Join(env.HomeDir(), ".config", "ctx", "config.toml")
 }
 
 // Load reads and validates the configuration.
-func Load(env core.Env) (*Config, error) {
+func Load(env Env) (*Config, error) {
 	c := &Config{path: Path(env)}
 	data, err := os.ReadFile(c.path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -121,7 +136,7 @@ func (c *Config) RedactionEnabled() bool { return c.Redaction.on() }
 // DaemonEnabled reports whether a wake may start the daemon (the default).
 func (c *Config) DaemonEnabled() bool { return c.Daemon.on() }
 
-func (c *Config) validate(env core.Env) error {
+func (c *Config) validate(env Env) error {
 	roots := map[string]bool{}
 	for i := range c.Sources {
 		s := &c.Sources[i]
@@ -133,13 +148,13 @@ func (c *Config) validate(env core.Env) error {
 			return &Error{c.path, where + ": group must be 1-64 of A-Z a-z 0-9 _ -"}
 		case roots[s.Root]:
 			return &Error{c.path, where + ": root " + s.Root + " is named twice"}
-		case !core.IsBuiltinProvider(s.Provider):
+		case !IsBuiltinProvider(s.Provider):
 			return &Error{c.path, where + ": unknown provider (see ctx sources)"}
 		case s.Path == "":
 			return &Error{c.path, where + ": path is required"}
 		}
 		roots[s.Root] = true
-		s.Path = expandHome(s.Path, env.Home)
+		s.Path = expandHome(s.Path, env.HomeDir())
 		if !filepath.IsAbs(s.Path) {
 			return &Error{c.path, where + ": path must be absolute or start with ~/"}
 		}
@@ -156,7 +171,7 @@ func (c *Config) validate(env core.Env) error {
 	}
 	for i, p := range c.Plugins {
 		where := fmt.Sprintf("[[plugin]] #%d", i+1)
-		if !ValidName(p.Name) || core.IsBuiltinProvider(p.Name) {
+		if !ValidName(p.Name) || IsBuiltinProvider(p.Name) {
 			return &Error{c.path, where + ": name must be 1-64 of A-Z a-z 0-9 _ - and not a built-in provider"}
 		}
 		if len(p.Command) == 0 {

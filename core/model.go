@@ -16,23 +16,6 @@ const (
 	ProviderCodex  = "codex"
 )
 
-// BuiltinProviders are the ids of the built-in providers, in the order the
-// sources package registers them (a test there keeps the two in step). The
-// configuration and the filters check names against it without linking any
-// parser.
-var BuiltinProviders = []string{ProviderClaude, ProviderCodex, "gemini-cli", "copilot-cli", "amp", "cursor",
-	"opencode", "cline", "roo-code", "kilo-code", "aider"}
-
-// IsBuiltinProvider reports whether name is the id of a built-in provider.
-func IsBuiltinProvider(name string) bool {
-	for _, p := range BuiltinProviders {
-		if p == name {
-			return true
-		}
-	}
-	return false
-}
-
 // SessionID is the stable identity of a session: derived from the provider and
 // the provider's own session identity, the same on every re-import and machine.
 type SessionID [16]byte

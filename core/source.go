@@ -16,6 +16,9 @@ func (e Env) Get(key string) string {
 	return e.Getenv(key)
 }
 
+// HomeDir returns the home directory.
+func (e Env) HomeDir() string { return e.Home }
+
 // Provider discovers and parses one agent's history.
 type Provider interface {
 	// Name is the provider id (claude-code, codex, …).

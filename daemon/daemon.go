@@ -9,7 +9,6 @@ import (
 	"net"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"ctx/core"
 	"ctx/ingest"
 	"ctx/store"
+	"ctx/wake"
 )
 
 // Defaults of Options.
@@ -100,22 +100,8 @@ func lockDaemon(home string) (*os.File, error) {
 }
 
 // LockedPID returns the pid written in the daemon lock when that process
-// is alive, else 0. It never touches the flock, so it cannot make a daemon
-// that is starting believe another one runs.
-func LockedPID(home string) int {
-	data, err := os.ReadFile(store.At(home).DaemonLock())
-	if err != nil {
-		return 0
-	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-	if pid <= 0 {
-		return 0
-	}
-	if err := syscall.Kill(pid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
-		return 0
-	}
-	return pid
-}
+// is alive, else 0 (see wake.LockedPID).
+func LockedPID(home string) int { return wake.LockedPID(home) }
 
 // unlockDaemon clears the pid and releases the daemon lock.
 func unlockDaemon(f *os.File) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"ctx/store"
 	ctxstore "ctx/store"
+	"ctx/wake"
 	"errors"
 	"fmt"
 	"os"
@@ -25,7 +26,7 @@ func TestAppendBecomesSearchable(t *testing.T) {
 	eventually(t, "first import", func() bool { return hits(t, s.store, "marmalade") > 0 })
 	s.appendRecords(t, "x", "s", "appended zanzibar", 1)
 	eventually(t, "appended line searchable", func() bool { return hits(t, s.store, "zanzibar") > 0 })
-	st, err := daemon.Status(s.store)
+	st, err := wake.Status(s.store)
 	if err != nil || st.PID != os.Getpid() || st.Watching == 0 {
 		t.Fatalf("status %+v, %v", st, err)
 	}
@@ -47,19 +48,19 @@ func TestSyncReturnsNewGeneration(t *testing.T) {
 	opts.Rescan = time.Hour
 	opts.Debounce = time.Hour // only the sync may import the append
 	runInProcess(t, opts)
-	first, err := daemon.Wake(s.store, time.Minute)
+	first, err := wake.Wake(s.store, time.Minute)
 	if err != nil || first.TimedOut || first.Generation == 0 {
 		t.Fatalf("first wake %+v, %v", first, err)
 	}
 	s.appendRecords(t, "x", "s", "synced pangolin", 1)
-	next, err := daemon.Wake(s.store, time.Minute)
+	next, err := wake.Wake(s.store, time.Minute)
 	if err != nil || next.Generation <= first.Generation || !next.Published {
 		t.Fatalf("wake after append %+v (before %d), %v", next, first.Generation, err)
 	}
 	if hits(t, s.store, "pangolin") == 0 {
 		t.Fatal("the generation a sync returned does not contain the append")
 	}
-	same, err := daemon.Wake(s.store, time.Minute)
+	same, err := wake.Wake(s.store, time.Minute)
 	if err != nil || same.Generation != next.Generation || same.Published {
 		t.Fatalf("wake with nothing new %+v, %v", same, err)
 	}
@@ -72,7 +73,7 @@ func TestSocketRemovedIsRecreated(t *testing.T) {
 		t.Fatal(err)
 	}
 	eventually(t, "socket recreated", func() bool {
-		_, err := daemon.Status(s.store)
+		_, err := wake.Status(s.store)
 		return err == nil
 	})
 	fi, err := os.Stat(store.At(s.store).Socket())
@@ -88,7 +89,7 @@ func TestStopAndSecondDaemon(t *testing.T) {
 	if !errors.Is(err, daemon.ErrRunning) || !strings.Contains(err.Error(), "pid") {
 		t.Fatalf("second daemon: %v, want ErrRunning naming the pid", err)
 	}
-	if _, err := daemon.Stop(s.store, time.Minute); err != nil {
+	if _, err := wake.Stop(s.store, time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -102,10 +103,10 @@ func TestStopAndSecondDaemon(t *testing.T) {
 	if _, err := os.Stat(store.At(s.store).Socket()); !os.IsNotExist(err) {
 		t.Fatalf("socket left behind: %v", err)
 	}
-	if _, err := daemon.Wake(s.store, time.Second); !errors.Is(err, daemon.ErrNotRunning) {
+	if _, err := wake.Wake(s.store, time.Second); !errors.Is(err, wake.ErrNotRunning) {
 		t.Fatalf("wake after stop: %v, want ErrNotRunning", err)
 	}
-	if daemon.Running(s.store) != 0 {
+	if wake.Running(s.store) != 0 {
 		t.Fatal("lock still names a pid after stop")
 	}
 }
@@ -134,13 +135,13 @@ func TestBadRequestsAreRefused(t *testing.T) {
 
 func TestWakeAndAutostartWithoutDaemon(t *testing.T) {
 	s := newScratch(t)
-	if _, err := daemon.Wake(s.store, time.Second); !errors.Is(err, daemon.ErrNotRunning) {
+	if _, err := wake.Wake(s.store, time.Second); !errors.Is(err, wake.ErrNotRunning) {
 		t.Fatalf("wake: %v, want ErrNotRunning", err)
 	}
-	if daemon.Autostart(func(string) string { return "" }, true) {
+	if wake.Autostart(func(string) string { return "" }, true) {
 		t.Fatal("autostart allowed inside a test binary")
 	}
-	if _, err := daemon.WakeOrStart(s.store, "/nonexistent/ctx", time.Second, false); !errors.Is(err, daemon.ErrAutostartOff) {
+	if _, err := wake.WakeOrStart(s.store, "/nonexistent/ctx", time.Second, false); !errors.Is(err, wake.ErrAutostartOff) {
 		t.Fatalf("WakeOrStart without autostart: %v", err)
 	}
 }
@@ -171,28 +172,28 @@ func TestLagIsTheOldestUnpublishedChange(t *testing.T) {
 	opts.Rescan = time.Hour
 	opts.Debounce = time.Hour // only syncs import
 	runInProcess(t, opts)
-	if r, err := daemon.Wake(s.store, time.Minute); err != nil || r.Generation == 0 {
+	if r, err := wake.Wake(s.store, time.Minute); err != nil || r.Generation == 0 {
 		t.Fatalf("first sync %+v, %v", r, err)
 	}
-	if st := daemon.State(s.store); st.LagSeconds != 0 {
+	if st := wake.State(s.store); st.LagSeconds != 0 {
 		t.Fatalf("lag %v after the first sync, want 0", st.LagSeconds)
 	}
 
 	written := time.Now()
 	s.appendRecords(t, "x", "s", "appended", 1)
 	var seen time.Time
-	eventually(t, "the append noted", func() bool { seen = time.Now(); return daemon.State(s.store).LagSeconds > 0 })
+	eventually(t, "the append noted", func() bool { seen = time.Now(); return wake.State(s.store).LagSeconds > 0 })
 	time.Sleep(300 * time.Millisecond)
 	before := time.Now()
-	lag := daemon.State(s.store).LagSeconds
+	lag := wake.State(s.store).LagSeconds
 	after := time.Now()
 	if lo, hi := before.Sub(seen).Seconds(), after.Sub(written).Seconds(); lag < lo || lag > hi {
 		t.Fatalf("lag %.3fs, want between %.3fs and %.3fs", lag, lo, hi)
 	}
-	if _, err := daemon.Wake(s.store, time.Minute); err != nil {
+	if _, err := wake.Wake(s.store, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if st := daemon.State(s.store); st.LagSeconds != 0 {
+	if st := wake.State(s.store); st.LagSeconds != 0 {
 		t.Fatalf("lag %v after the append was published, want 0", st.LagSeconds)
 	}
 
@@ -210,10 +211,10 @@ func TestLagIsTheOldestUnpublishedChange(t *testing.T) {
 	if err := os.Chtimes(s.sessionFile("x", "old"), hourAgo, hourAgo); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := daemon.Wake(s.store, time.Minute); err == nil {
+	if _, err := wake.Wake(s.store, time.Minute); err == nil {
 		t.Fatal("sync with an unusable index succeeded")
 	}
-	if lag := daemon.State(s.store).LagSeconds; lag < 3600 || lag > 3600+60 {
+	if lag := wake.State(s.store).LagSeconds; lag < 3600 || lag > 3600+60 {
 		t.Fatalf("lag %.1fs after a failed pass over a file changed an hour ago, want about 3600", lag)
 	}
 	if err := os.Remove(index); err != nil {
@@ -222,10 +223,10 @@ func TestLagIsTheOldestUnpublishedChange(t *testing.T) {
 	if err := os.Rename(index+".away", index); err != nil {
 		t.Fatal(err)
 	}
-	if r, err := daemon.Wake(s.store, time.Minute); err != nil || !r.Published {
+	if r, err := wake.Wake(s.store, time.Minute); err != nil || !r.Published {
 		t.Fatalf("sync after the repair %+v, %v", r, err)
 	}
-	if st := daemon.State(s.store); st.LagSeconds != 0 {
+	if st := wake.State(s.store); st.LagSeconds != 0 {
 		t.Fatalf("lag %v once everything is published, want 0", st.LagSeconds)
 	}
 }
@@ -244,7 +245,7 @@ func TestMergingIsOffThePassPath(t *testing.T) {
 		s.appendRecords(t, "x", fmt.Sprintf("s%d", i), fmt.Sprintf("increment%d tapir", i), 2)
 		// The sync's pass publishes the append, unless a pass that began
 		// before the sync (the startup pass) already did.
-		if r, err := daemon.Wake(s.store, time.Minute); err != nil || r.Generation == 0 {
+		if r, err := wake.Wake(s.store, time.Minute); err != nil || r.Generation == 0 {
 			t.Fatalf("sync %d: %+v, %v", i, r, err)
 		}
 	}
@@ -271,7 +272,7 @@ func TestMergingIsOffThePassPath(t *testing.T) {
 	// included (the passes are all done: nothing else publishes).
 	eventually(t, "status names the merged generation", func() bool {
 		gens, _ = reflogGenerations(t, s.store)
-		return daemon.State(s.store).LastGeneration == gens[len(gens)-1].Number
+		return wake.State(s.store).LastGeneration == gens[len(gens)-1].Number
 	})
 	if n := hits(t, s.store, "tapir"); n != 2*(ingest.MaxSmallShards+4) {
 		t.Fatalf("tapir: %d hits after the merge, want %d", n, 2*(ingest.MaxSmallShards+4))

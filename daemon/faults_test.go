@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"ctx/daemon"
 	"ctx/query"
 	"ctx/store"
+	"ctx/wake"
 )
 
 // startDaemon runs the ctx binary's daemon for the scratch store until the
@@ -26,11 +26,11 @@ func (s *scratch) startDaemon(t *testing.T) *exec.Cmd {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_, _ = daemon.Stop(s.store, time.Minute)
+		_, _ = wake.Stop(s.store, time.Minute)
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 	})
-	if _, err := daemon.WaitReady(s.store, time.Minute); err != nil {
+	if _, err := wake.WaitReady(s.store, time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	return cmd
@@ -231,15 +231,15 @@ func TestSocketRemovedUnderBinaryDaemon(t *testing.T) {
 		t.Fatal(err)
 	}
 	eventually(t, "wakes answered again", func() bool {
-		r, err := daemon.Wake(s.store, 5*time.Second)
+		r, err := wake.Wake(s.store, 5*time.Second)
 		return err == nil && !r.TimedOut && r.Generation > 0
 	})
-	st, err := daemon.Status(s.store)
+	st, err := wake.Status(s.store)
 	if err != nil || st.PID != cmd.Process.Pid {
 		t.Fatalf("status %+v, %v; want the same daemon pid %d", st, err, cmd.Process.Pid)
 	}
 	s.appendRecords(t, "x", "s", "after the socket quokka", 1)
-	r, err := daemon.Wake(s.store, time.Minute)
+	r, err := wake.Wake(s.store, time.Minute)
 	if err != nil || r.Generation == 0 || hits(t, s.store, "quokka") != 1 { // a watch-driven pass may have published it first
 		t.Fatalf("wake after the socket came back: %+v, %v", r, err)
 	}

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"ctx/daemon"
 	"ctx/query"
+	"ctx/wake"
 )
 
 // TestFigures measures, for docs/benchmarks.md, the daemon's freshness
@@ -64,13 +64,13 @@ func TestFigures(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _, _ = daemon.Stop(s.store, time.Minute); _ = cmd.Wait() }()
+	defer func() { _, _ = wake.Stop(s.store, time.Minute); _ = cmd.Wait() }()
 	pid := cmd.Process.Pid
-	if _, err := daemon.WaitReady(s.store, time.Minute); err != nil {
+	if _, err := wake.WaitReady(s.store, time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	res, err := daemon.Wake(s.store, 2*time.Hour)
+	res, err := wake.Wake(s.store, 2*time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	ctxstore "ctx/store"
+	"ctx/wake"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -104,7 +105,7 @@ func runInProcess(t *testing.T, opts daemon.Options) (<-chan struct{}, *error) {
 			t.Error("daemon did not stop")
 		}
 	})
-	if _, err := daemon.WaitReady(opts.Home, 30*time.Second); err != nil {
+	if _, err := wake.WaitReady(opts.Home, 30*time.Second); err != nil {
 		t.Fatalf("daemon not ready: %v", err)
 	}
 	return done, &runErr

@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"bytes"
 	ctxstore "ctx/store"
+	"ctx/wake"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -13,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"ctx/daemon"
 	"ctx/maint"
 	"ctx/objects"
 	"ctx/query"
@@ -48,11 +48,11 @@ func TestTwoDaemonsAtOnce(t *testing.T) {
 		t.Fatalf("losing daemon: exit %d, stderr %q", code, outs[loser].String())
 	}
 	winner := cmds[1-loser]
-	st, err := daemon.WaitReady(s.store, time.Minute)
+	st, err := wake.WaitReady(s.store, time.Minute)
 	if err != nil || st.PID != winner.Process.Pid {
 		t.Fatalf("status %+v, %v; want pid %d", st, err, winner.Process.Pid)
 	}
-	if _, err := daemon.Stop(s.store, time.Minute); err != nil {
+	if _, err := wake.Stop(s.store, time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -91,10 +91,10 @@ func TestKill9MidImport(t *testing.T) {
 			// Every third start may finish, so the kills also land after
 			// publishes and on a store with history, not only on the first
 			// import again and again.
-			if _, err := daemon.WaitReady(s.store, time.Minute); err != nil {
+			if _, err := wake.WaitReady(s.store, time.Minute); err != nil {
 				t.Fatal(err)
 			}
-			if r, err := daemon.Wake(s.store, 5*time.Minute); err != nil || r.TimedOut {
+			if r, err := wake.Wake(s.store, 5*time.Minute); err != nil || r.TimedOut {
 				t.Fatalf("round %d: sync: %+v, %v", round, r, err)
 			}
 			s.appendRecords(t, "p0", "s0", fmt.Sprintf("round%d late words", round), perFile)
@@ -118,11 +118,11 @@ func TestKill9MidImport(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _, _ = daemon.Stop(s.store, time.Minute); _ = cmd.Wait() }()
-	if _, err := daemon.WaitReady(s.store, time.Minute); err != nil {
+	defer func() { _, _ = wake.Stop(s.store, time.Minute); _ = cmd.Wait() }()
+	if _, err := wake.WaitReady(s.store, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	res, err := daemon.Wake(s.store, 10*time.Minute)
+	res, err := wake.Wake(s.store, 10*time.Minute)
 	if err != nil || res.TimedOut {
 		t.Fatalf("sync after the kills: %+v, %v", res, err)
 	}

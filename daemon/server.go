@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"ctx/store"
+	"ctx/wake"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -20,26 +21,11 @@ const (
 	syncTimeout = 10 * time.Minute // a sync the client abandoned gives up
 )
 
-// Request is one wake-protocol request.
-type Request struct {
-	Op string `json:"op"` // sync, status or stop
-}
-
-// Reply is the answer to a request; fields not used by the op are empty.
-type Reply struct {
-	OK             bool      `json:"ok"`
-	Error          string    `json:"error,omitempty"`
-	Generation     uint64    `json:"generation,omitempty"`
-	Published      bool      `json:"published,omitempty"`
-	FilesRead      int       `json:"files_read,omitempty"`
-	EventsIndexed  int       `json:"events_indexed,omitempty"`
-	PID            int       `json:"pid,omitempty"`
-	Started        time.Time `json:"started,omitzero"`
-	LastGeneration uint64    `json:"last_generation,omitempty"`
-	LastImport     time.Time `json:"last_import,omitzero"`
-	LagSeconds     float64   `json:"lag_seconds"`
-	Watching       int       `json:"watching,omitempty"`
-}
+// The protocol's messages are the wake package's (its client side).
+type (
+	Request = wake.Request
+	Reply   = wake.Reply
+)
 
 // listen removes a stale socket file and listens on a fresh one (0600).
 func (d *daemon) listen(ctx context.Context) error {

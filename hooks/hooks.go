@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"ctx/blame"
 )
 
 // Names are the hooks ctx installs.
@@ -57,30 +55,16 @@ const (
 	StateForeign   = "foreign" // a hook ctx did not write
 )
 
-// Dir returns the repository and its hooks directory (git rev-parse
-// --git-path hooks: core.hooksPath and linked worktrees included).
-func Dir(ctx context.Context, repoDir string) (*blame.Repo, string, error) {
-	repo, err := blame.OpenRepo(ctx, repoDir)
-	if err != nil {
-		return nil, "", err
-	}
-	dir, err := repo.GitPath(ctx, "hooks")
-	if err != nil {
-		return nil, "", fmt.Errorf("hooks directory: %w", err)
-	}
-	return repo, dir, nil
-}
-
 // Install writes ctx's hooks, keeping any existing hook as <hook>.ctx-chained.
 // It is idempotent. When a hook manager owns the hooks, nothing is written
 // and the result names the line to add instead.
 func Install(ctx context.Context, opts Options) (*Result, error) {
-	repo, dir, err := Dir(ctx, opts.Repo)
+	root, dir, err := Dir(ctx, opts.Repo)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Repo: repo.Root, HooksDir: dir, Changed: []string{}, Problems: []string{}}
-	if m := DetectManager(repo.Root, dir); m != nil {
+	res := &Result{Repo: root, HooksDir: dir, Changed: []string{}, Problems: []string{}}
+	if m := DetectManager(root, dir); m != nil {
 		res.Manager = m
 		return res, status(res)
 	}
@@ -124,11 +108,11 @@ func installOne(dir, name, body string) (bool, error) {
 // Remove deletes ctx's hooks and puts chained hooks back under their names.
 // A hook ctx did not write is left alone and reported.
 func Remove(ctx context.Context, opts Options) (*Result, error) {
-	repo, dir, err := Dir(ctx, opts.Repo)
+	root, dir, err := Dir(ctx, opts.Repo)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Repo: repo.Root, HooksDir: dir, Changed: []string{}, Problems: []string{}}
+	res := &Result{Repo: root, HooksDir: dir, Changed: []string{}, Problems: []string{}}
 	for _, name := range Names {
 		path := filepath.Join(dir, name)
 		cur, err := os.ReadFile(path)
@@ -157,14 +141,14 @@ func Remove(ctx context.Context, opts Options) (*Result, error) {
 
 // Status reports the hooks of the repository.
 func Status(ctx context.Context, opts Options) (*Result, error) {
-	repo, dir, err := Dir(ctx, opts.Repo)
+	root, dir, err := Dir(ctx, opts.Repo)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Repo: repo.Root, HooksDir: dir, Changed: []string{}, Problems: []string{},
-		Manager: DetectManager(repo.Root, dir)}
+	res := &Result{Repo: root, HooksDir: dir, Changed: []string{}, Problems: []string{},
+		Manager: DetectManager(root, dir)}
 	for _, l := range LogTail(opts.Home, 200) {
-		if strings.Contains(l, " "+repo.Root+": ") {
+		if strings.Contains(l, " "+root+": ") {
 			res.Problems = append(res.Problems, l)
 		}
 	}

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"context"
+	"ctx/blame"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -145,7 +146,7 @@ func TestHooksPathAndManagers(t *testing.T) {
 func TestRunLogsProblems(t *testing.T) {
 	ctx := context.Background()
 	s := newSandbox(t)
-	err := Run(ctx, RunOptions{Hook: "post-nothing", Dir: s.dir, Home: s.home})
+	err := blame.RunHook(ctx, blame.HookRun{Hook: "post-nothing", Dir: s.dir, Home: s.home})
 	if err == nil {
 		t.Fatal("want an error for an unknown hook")
 	}

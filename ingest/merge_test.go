@@ -100,7 +100,7 @@ func TestDeferredMergingInIdleTime(t *testing.T) {
 	if first.Vectors != nil || first.ShardsMerged != 0 {
 		t.Fatalf("a deferred import built vectors or merged: %+v", first)
 	}
-	if _, err := semantic.LoadManifest(f.store, first.GenerationID); err == nil {
+	if _, err := semantic.LoadManifest(ctxstore.At(f.store).Vectors(), first.GenerationID); err == nil {
 		t.Fatal("vectors exist before Maintain ran")
 	}
 	files := historyFiles(t, filepath.Join(f.home, ".claude"), ".jsonl")
@@ -152,7 +152,7 @@ func TestDeferredMergingInIdleTime(t *testing.T) {
 		t.Fatalf("after Maintain: %d shards, tree %v→%v, events %d→%d", len(after.Shards),
 			before.Tree, after.Tree, before.Events, after.Events)
 	}
-	if _, err := semantic.LoadManifest(f.store, rep.GenerationID); err != nil {
+	if _, err := semantic.LoadManifest(ctxstore.At(f.store).Vectors(), rep.GenerationID); err != nil {
 		t.Fatalf("vectors of the maintained generation: %v", err)
 	}
 	st, err := query.ReadStatus(f.store)

@@ -5,6 +5,7 @@ import (
 
 	"ctx/config"
 	"ctx/semantic"
+	"ctx/store"
 )
 
 // buildVectors is the semantic pass: after the lexical generation is
@@ -33,7 +34,7 @@ func (r *run) buildVectors(ctx context.Context) {
 		return
 	}
 	r.rep.Vectors, r.rep.VectorsErr = semantic.Build(ctx, semantic.BuildOptions{
-		Home: r.opts.Home, Objects: r.store, Generation: id, Embedder: emb})
+		Dir: store.At(r.opts.Home).Vectors(), Objects: r.store, Generation: id, Embedder: emb})
 }
 
 func (r *run) semanticConfig() (config.Semantic, error) {

@@ -74,7 +74,7 @@ func GC(ctx context.Context, home string, keep time.Duration, now time.Time, bus
 		return nil, err
 	}
 	_ = s.CleanTemp()
-	if n, err := semantic.Sweep(home, gens); err == nil {
+	if n, err := semantic.Sweep(store.At(home).Vectors(), gens); err == nil {
 		rep.VectorSetsRemoved = n
 	}
 	entries, _ := os.ReadDir(store.At(home).Index())

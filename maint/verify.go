@@ -73,7 +73,7 @@ func Verify(home string) (*VerifyReport, error) {
 		}
 	}
 	if !active.IsZero() {
-		if err := semantic.Verify(home, active); err != nil && !errors.Is(err, semantic.ErrNotBuilt) {
+		if err := semantic.Verify(store.At(home).Vectors(), active); err != nil && !errors.Is(err, semantic.ErrNotBuilt) {
 			rep.Damage = append(rep.Damage, Damage{Kind: "vectors", Name: active.String(), Reason: err.Error()})
 		}
 	}

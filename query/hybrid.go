@@ -10,6 +10,7 @@ import (
 	"ctx/core"
 	"ctx/index"
 	"ctx/semantic"
+	"ctx/store"
 )
 
 // Search modes (spec 000).
@@ -222,7 +223,7 @@ func (r *Reader) vectors(ctx context.Context, query string, so SemanticOptions) 
 			return nil, &errUnavailable{"the semantic configuration is invalid", err}
 		}
 	}
-	ix, err := semantic.Open(r.home, r.id)
+	ix, err := semantic.Open(store.At(r.home).Vectors(), r.id)
 	switch {
 	case errors.Is(err, semantic.ErrNotBuilt):
 		return nil, &errUnavailable{"the vectors of this generation are not built yet (ctx import builds them)", err}

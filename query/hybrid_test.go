@@ -12,6 +12,7 @@ import (
 	"ctx/core"
 	"ctx/index"
 	"ctx/semantic"
+	"ctx/store"
 )
 
 // countingEmbedder is the built-in embedder counting its calls.
@@ -273,7 +274,7 @@ func TestSemanticPinnedGeneration(t *testing.T) {
 	home := t.TempDir()
 	build := func(r *Reader) {
 		_, id := r.Generation()
-		if _, err := semantic.Build(context.Background(), semantic.BuildOptions{Home: home, Objects: r.Objects(),
+		if _, err := semantic.Build(context.Background(), semantic.BuildOptions{Dir: store.At(home).Vectors(), Objects: r.Objects(),
 			Generation: id, Embedder: semantic.NewHash(0)}); err != nil {
 			t.Fatal(err)
 		}

@@ -210,7 +210,7 @@ func semanticStatus(home string, opts StatusOptions) SemanticStatus {
 // vectorState reads the manifest of the pinned generation and returns the
 // pending rebuild of its vectors, if any.
 func vectorState(home string, r *Reader, opts StatusOptions, s *SemanticStatus) *PendingRebuild {
-	m, err := semantic.LoadManifest(home, r.id)
+	m, err := semantic.LoadManifest(store.At(home).Vectors(), r.id)
 	if err == nil {
 		s.Vectors = m.Vectors
 		if m.Embedder != s.Embedder || (s.Dim != 0 && m.Dim != s.Dim) {

@@ -2,7 +2,6 @@ package semantic
 
 import (
 	"context"
-	ctxstore "ctx/store"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -87,7 +86,7 @@ func benchIndex(b *testing.B, n int) *Index {
 	h := NewHash(0)
 	f := newFeaturizer(DefaultDim)
 	m := &Manifest{Format: setFormat, Generation: objects.HashParts("bench"), Embedder: h.ID(), Dim: h.Dim()}
-	must(b, os.MkdirAll(ctxstore.At(home).Vectors(), 0o700))
+	must(b, os.MkdirAll(home, 0o700))
 	s := core.Session{ID: core.NewSessionID("bench", "s"), Provider: "bench", Workspace: "/src/bench"}
 	for start := 0; start < n; start += DefaultMaxSetRows {
 		sb := newSetBuilder(h.Dim())
@@ -98,7 +97,7 @@ func benchIndex(b *testing.B, n int) *Index {
 				Timestamp: time.Unix(int64(i), 0)}
 			sb.add(&e, &s, objects.HashParts(fmt.Sprint(i/32)), v)
 		}
-		info, err := sb.write(ctxstore.At(home).Vectors(), h.ID(), 1)
+		info, err := sb.write(home, h.ID(), 1)
 		must(b, err)
 		m.Sets = append(m.Sets, SetRef{Name: info.Name, Count: info.Count, Chunks: info.Chunks, Generation: 1})
 	}

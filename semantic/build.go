@@ -13,7 +13,6 @@ import (
 	"ctx/core"
 	"ctx/objects"
 	"ctx/refs"
-	"ctx/store"
 )
 
 // Build defaults.
@@ -31,7 +30,7 @@ const (
 
 // BuildOptions configure Build.
 type BuildOptions struct {
-	Home       string         // $CTX_HOME
+	Dir        string         // the vectors directory (store.Layout.Vectors)
 	Objects    objects.Getter // the object store
 	Generation objects.ID     // the generation to cover
 	Embedder   Embedder
@@ -74,14 +73,14 @@ func Build(ctx context.Context, o BuildOptions) (*BuildReport, error) {
 		o.MaxSets = DefaultMaxSets
 	}
 	rep := &BuildReport{Embedder: o.Embedder.ID()}
-	if m, err := LoadManifest(o.Home, o.Generation); err == nil && m.Compatible(o.Embedder) {
+	if m, err := LoadManifest(o.Dir, o.Generation); err == nil && m.Compatible(o.Embedder) {
 		rep.Dim, rep.Vectors, rep.Sets = m.Dim, m.Vectors, len(m.Sets)
 		return rep, nil
 	}
-	if err := os.MkdirAll(store.At(o.Home).Vectors(), 0o700); err != nil {
+	if err := os.MkdirAll(o.Dir, 0o700); err != nil {
 		return nil, err
 	}
-	removeBuilds(store.At(o.Home).Vectors())
+	removeBuilds(o.Dir)
 	b, err := newBuild(ctx, o, rep)
 	if err != nil {
 		return nil, err
@@ -152,7 +151,7 @@ func (b *build) run(ctx context.Context) error {
 		m.Sets = append(m.Sets, b.refs[i])
 		m.Vectors += live
 	}
-	if err := writeManifest(b.o.Home, m); err != nil {
+	if err := writeManifest(b.o.Dir, m); err != nil {
 		return err
 	}
 	b.rep.Built, b.rep.Vectors, b.rep.Sets = true, m.Vectors, len(m.Sets)
@@ -168,7 +167,7 @@ func (b *build) loadBase() {
 		if err != nil {
 			return
 		}
-		m, err := LoadManifest(b.o.Home, *parent)
+		m, err := LoadManifest(b.o.Dir, *parent)
 		if err == nil && m.Embedder == b.rep.Embedder && m.Dim == b.dim {
 			if b.openBase(m) {
 				b.baseGen = g
@@ -181,7 +180,7 @@ func (b *build) loadBase() {
 
 func (b *build) openBase(m *Manifest) bool {
 	for _, ref := range m.Sets {
-		s, err := openSet(store.At(b.o.Home).Vectors(), ref.Name)
+		s, err := openSet(b.o.Dir, ref.Name)
 		if err != nil || s.Info.Dim != b.dim || s.Len() != ref.Count {
 			if s != nil {
 				_ = s.Close()
@@ -215,7 +214,7 @@ func (b *build) close() {
 // removeNew deletes the sets this build wrote (no manifest names them).
 func (b *build) removeNew() {
 	for name := range b.fresh {
-		_ = os.RemoveAll(filepath.Join(store.At(b.o.Home).Vectors(), name))
+		_ = os.RemoveAll(filepath.Join(b.o.Dir, name))
 	}
 }
 
@@ -338,12 +337,12 @@ func (b *build) flush(sb *setBuilder) error {
 	if len(sb.chunks) == 0 {
 		return nil
 	}
-	info, err := sb.write(store.At(b.o.Home).Vectors(), b.rep.Embedder, b.gen.Number)
+	info, err := sb.write(b.o.Dir, b.rep.Embedder, b.gen.Number)
 	if err != nil {
 		return err
 	}
 	b.fresh[info.Name] = true
-	s, err := openSet(store.At(b.o.Home).Vectors(), info.Name)
+	s, err := openSet(b.o.Dir, info.Name)
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package semantic
 
 import (
 	"context"
-	ctxstore "ctx/store"
 	"errors"
 	"os"
 	"slices"
@@ -51,7 +50,7 @@ func projectionIDs(sessions ...*core.ParsedSession) []string {
 
 func buildGen(t testing.TB, ts *testStore, gen objects.ID, e Embedder, maxSets int) *BuildReport {
 	t.Helper()
-	rep, err := Build(context.Background(), BuildOptions{Home: ts.home, Objects: ts.store, Generation: gen,
+	rep, err := Build(context.Background(), BuildOptions{Dir: ts.home, Objects: ts.store, Generation: gen,
 		Embedder: e, MaxSets: maxSets})
 	if err != nil {
 		t.Fatal(err)
@@ -165,12 +164,12 @@ func (failingEmbedder) Embed(context.Context, []string) ([][]float32, error) {
 func TestBuildFailureLeavesNoSets(t *testing.T) {
 	ts := newTestStore(t)
 	gen := ts.publish(t, chatSession("a", 300, topics))
-	_, err := Build(context.Background(), BuildOptions{Home: ts.home, Objects: ts.store, Generation: gen,
+	_, err := Build(context.Background(), BuildOptions{Dir: ts.home, Objects: ts.store, Generation: gen,
 		Embedder: failingEmbedder{NewHash(0)}})
 	if err == nil {
 		t.Fatal("no error")
 	}
-	entries, _ := os.ReadDir(ctxstore.At(ts.home).Vectors())
+	entries, _ := os.ReadDir(ts.home)
 	if len(entries) != 0 {
 		t.Fatalf("left %d entries", len(entries))
 	}

@@ -1,7 +1,6 @@
 package semantic
 
 import (
-	ctxstore "ctx/store"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -69,13 +68,13 @@ func writeRows(t testing.TB, home string, rows []testRow, per int, dead map[obje
 	dim := len(rows[0].vec)
 	gen := objects.HashParts("gen", fmt.Sprint(len(rows), per, time.Now().UnixNano()))
 	m := &Manifest{Format: setFormat, Generation: gen, Number: 1, Embedder: "test", Dim: dim}
-	must(t, os.MkdirAll(ctxstore.At(home).Vectors(), 0o700))
+	must(t, os.MkdirAll(home, 0o700))
 	for start := 0; start < len(rows); start += per {
 		sb := newSetBuilder(dim)
 		for _, r := range rows[start:min(start+per, len(rows))] {
 			sb.add(&r.event, &r.session, r.chunk, r.vec)
 		}
-		info, err := sb.write(ctxstore.At(home).Vectors(), "test", 1)
+		info, err := sb.write(home, "test", 1)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,7 +8,6 @@ import (
 
 	"ctx/core"
 	"ctx/objects"
-	"ctx/store"
 )
 
 // Index is the vector sets of one generation opened read-only, with the
@@ -23,16 +22,16 @@ type Index struct {
 // ErrIncompatible means a query vector is not of the index's space.
 var ErrIncompatible = errors.New("semantic: query vector of another embedder")
 
-// Open opens the vectors of generation gen in home: ErrNotBuilt when it has
+// Open opens the vectors of generation gen in dir: ErrNotBuilt when it has
 // none, an error wrapping ErrDamaged when a set is missing or malformed.
-func Open(home string, gen objects.ID) (*Index, error) {
-	m, err := LoadManifest(home, gen)
+func Open(dir string, gen objects.ID) (*Index, error) {
+	m, err := LoadManifest(dir, gen)
 	if err != nil {
 		return nil, err
 	}
 	ix := &Index{Manifest: m}
 	for _, ref := range m.Sets {
-		s, err := openSet(store.At(home).Vectors(), ref.Name)
+		s, err := openSet(dir, ref.Name)
 		if err == nil && (s.Info.Embedder != m.Embedder || s.Info.Dim != m.Dim || s.Len() != ref.Count) {
 			_ = s.Close()
 			err = fmt.Errorf("%w: set %s does not match its manifest", ErrDamaged, ref.Name)
@@ -93,8 +92,8 @@ func (ix *Index) Close() error {
 // Verify opens the vectors of generation gen and re-computes the checksum
 // of every set; ErrNotBuilt when the generation has none, an error
 // wrapping ErrDamaged naming the set when one does not read back.
-func Verify(home string, gen objects.ID) error {
-	ix, err := Open(home, gen)
+func Verify(dir string, gen objects.ID) error {
+	ix, err := Open(dir, gen)
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package semantic
 
 import (
 	"context"
-	ctxstore "ctx/store"
 	"errors"
 	"math/rand/v2"
 	"os"
@@ -201,7 +200,7 @@ func TestOpenDamaged(t *testing.T) {
 	m, err := LoadManifest(home, gen)
 	must(t, err)
 	must(t, Verify(home, gen))
-	path := ctxstore.At(home).Vectors() + "/" + m.Sets[0].Name + "/" + setFile
+	path := home + "/" + m.Sets[0].Name + "/" + setFile
 	data, err := os.ReadFile(path)
 	must(t, err)
 	data[headerSize+3] ^= 0x40 // a code: the set opens, the checksum fails

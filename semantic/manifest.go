@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"ctx/objects"
-	"ctx/store"
 )
 
 // Manifest lists the vector sets that cover one generation: every
@@ -45,18 +44,18 @@ type SetRef struct {
 // ErrNotBuilt means the generation has no vectors (yet).
 var ErrNotBuilt = errors.New("semantic: no vectors for this generation")
 
-// Vector sets live in store.Layout.Vectors(): <set>/, beside the index
+// Vector sets live in the vectors directory (store.Layout.Vectors): <set>/, beside the index
 // shards, with the manifests under generations/.
-func manifestDir(home string) string { return filepath.Join(store.At(home).Vectors(), "generations") }
+func manifestDir(dir string) string { return filepath.Join(dir, "generations") }
 
-func manifestPath(home string, gen objects.ID) string {
-	return filepath.Join(manifestDir(home), gen.String()+".json")
+func manifestPath(dir string, gen objects.ID) string {
+	return filepath.Join(manifestDir(dir), gen.String()+".json")
 }
 
 // LoadManifest reads the manifest of a generation; ErrNotBuilt when it has
 // none.
-func LoadManifest(home string, gen objects.ID) (*Manifest, error) {
-	data, err := os.ReadFile(manifestPath(home, gen))
+func LoadManifest(dir string, gen objects.ID) (*Manifest, error) {
+	data, err := os.ReadFile(manifestPath(dir, gen))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrNotBuilt
 	}
@@ -72,8 +71,8 @@ func LoadManifest(home string, gen objects.ID) (*Manifest, error) {
 
 // writeManifest publishes a manifest: a temporary file synced and renamed
 // over any previous manifest of the generation.
-func writeManifest(home string, m *Manifest) error {
-	dir := manifestDir(home)
+func writeManifest(vectors string, m *Manifest) error {
+	dir := manifestDir(vectors)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
@@ -81,7 +80,7 @@ func writeManifest(home string, m *Manifest) error {
 	if err != nil {
 		return err
 	}
-	final := manifestPath(home, m.Generation)
+	final := manifestPath(vectors, m.Generation)
 	tmp := final + ".tmp"
 	if err := writeFileSync(tmp, data); err != nil {
 		_ = os.Remove(tmp)

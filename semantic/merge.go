@@ -1,7 +1,6 @@
 package semantic
 
 import (
-	"ctx/store"
 	"os"
 	"path/filepath"
 	"sort"
@@ -46,7 +45,7 @@ func (b *build) compact() error {
 		_ = oldSets[i].Close()
 		if b.fresh[name] {
 			delete(b.fresh, name)
-			_ = os.RemoveAll(filepath.Join(store.At(b.o.Home).Vectors(), name))
+			_ = os.RemoveAll(filepath.Join(b.o.Dir, name))
 		}
 	}
 	b.rep.Merged += len(pick)

@@ -4,13 +4,13 @@ import (
 	"slices"
 	"testing"
 
-	"ctx/core"
+	"ctx/config"
 )
 
 // The configuration and the filters check provider names against
-// core.BuiltinProviders, which must list exactly the registered providers.
+// config.BuiltinProviders, which must list exactly the registered providers.
 func TestBuiltinProvidersListed(t *testing.T) {
-	if got := Names(Builtin()); !slices.Equal(got, core.BuiltinProviders) {
-		t.Fatalf("registered providers %v, core.BuiltinProviders %v", got, core.BuiltinProviders)
+	if got := Names(Builtin()); !slices.Equal(got, config.BuiltinProviders) {
+		t.Fatalf("registered providers %v, config.BuiltinProviders %v", got, config.BuiltinProviders)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"ctx/core"
 	"ctx/daemon"
 	"ctx/store"
+	"ctx/wake"
 )
 
 func newDaemonCmd(env *Env, f *format) *cobra.Command {
@@ -84,16 +85,16 @@ func startDaemon(env *Env, f *format) error {
 		return err
 	}
 	home := env.CtxHome()
-	if _, err := daemon.Status(home); err != nil {
+	if _, err := wake.Status(home); err != nil {
 		exe, err := os.Executable()
 		if err != nil {
 			return fmt.Errorf("daemon start: %w", err)
 		}
-		if err := daemon.Start(home, exe); err != nil {
+		if err := wake.Start(home, exe); err != nil {
 			return err
 		}
 	}
-	r, err := daemon.WaitReady(home, 10*time.Second)
+	r, err := wake.WaitReady(home, 10*time.Second)
 	if err != nil {
 		return fmt.Errorf("the daemon did not answer (see %s): %w", store.At(home).DaemonLog(), err)
 	}
@@ -108,8 +109,8 @@ func stopDaemon(env *Env, f *format) error {
 	if err := f.check("text", "json"); err != nil {
 		return err
 	}
-	r, err := daemon.Stop(env.CtxHome(), 30*time.Second)
-	if errors.Is(err, daemon.ErrNotRunning) {
+	r, err := wake.Stop(env.CtxHome(), 30*time.Second)
+	if errors.Is(err, wake.ErrNotRunning) {
 		if f.json() {
 			return writeJSON(env.Stdout, map[string]any{"stopped": false, "running": false})
 		}
@@ -139,7 +140,7 @@ type daemonStatusJSON struct {
 	Log            string   `json:"log"`
 }
 
-func daemonStatusOutput(home string, r *daemon.Reply) daemonStatusJSON {
+func daemonStatusOutput(home string, r *wake.Reply) daemonStatusJSON {
 	out := daemonStatusJSON{Socket: store.At(home).Socket(), Log: store.At(home).DaemonLog()}
 	if r == nil {
 		return out
@@ -158,8 +159,8 @@ func daemonStatus(env *Env, f *format) error {
 		return err
 	}
 	home := env.CtxHome()
-	var rp *daemon.Reply
-	if r, err := daemon.Status(home); err == nil {
+	var rp *wake.Reply
+	if r, err := wake.Status(home); err == nil {
 		rp = &r
 	}
 	out := daemonStatusOutput(home, rp)

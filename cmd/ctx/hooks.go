@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ctx/app"
 	"ctx/hooks"
 )
 
@@ -61,8 +62,7 @@ func newHooksRunCmd(env *Env) *cobra.Command {
 				return nil
 			}
 			dir, _ := os.Getwd()
-			err := hooks.Run(c.Context(), hooks.RunOptions{Hook: args[0], Args: args[1:], Stdin: env.Stdin, Dir: dir,
-				Home: env.CtxHome(), Now: env.Now, Refresh: env.App().Refresh})
+			err := env.App().RunHook(c.Context(), app.HookRun{Hook: args[0], Args: args[1:], Stdin: env.Stdin, Dir: dir})
 			if err != nil {
 				fmt.Fprintln(env.Stderr, "ctx hooks:", err, "(logged; the commit is unaffected)")
 			}

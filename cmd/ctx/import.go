@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"ctx/app"
-	"ctx/daemon"
 	"ctx/ingest"
+	"ctx/wake"
 )
 
 type importOptions struct {
@@ -91,7 +91,7 @@ func runImport(ctx context.Context, env *Env, f *format, opts *importOptions) er
 	return nil
 }
 
-func printDaemonImport(env *Env, f *format, r daemon.Reply) error {
+func printDaemonImport(env *Env, f *format, r wake.Reply) error {
 	if f.json() {
 		return writeJSON(env.Stdout, map[string]any{"by_daemon": true, "published": r.Published,
 			"generation": map[string]any{"number": r.Generation}, "files_read": r.FilesRead, "events_indexed": r.EventsIndexed})
