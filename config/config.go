@@ -93,7 +93,7 @@ type Env interface {
 // sources package registers them; a test there keeps the two in step, so
 // config checks names without linking any parser.
 var BuiltinProviders = []string{"claude-code", "codex", "gemini-cli", "copilot-cli", "amp", "cursor",
-	"opencode", "cline", "roo-code", "kilo-code", "aider"}
+	"opencode", "cline", "roo-code", "kilo-code", "aider", "ctx-reported"}
 
 // IsBuiltinProvider reports whether name is the id of a built-in provider.
 func IsBuiltinProvider(name string) bool { return slices.Contains(BuiltinProviders, name) }

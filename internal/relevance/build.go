@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"ctx/config"
 	"ctx/core"
 	"ctx/ingest"
-	"ctx/semantic"
 	"ctx/sources"
 	"ctx/sources/aider"
 	"ctx/sources/redact"
@@ -41,7 +41,7 @@ func Import(ctx context.Context, home, ctxHome string) (*Store, error) {
 	for _, p := range sources.Builtin() {
 		srcs = append(srcs, core.Source{Kind: core.KindAutomatic, Provider: p})
 	}
-	cfg := semantic.DefaultConfig()
+	cfg := config.DefaultSemantic()
 	// Aider keeps its log in each repository; its automatic source is the
 	// file its environment variable names.
 	aiderLog := filepath.Join(s.Home, aiderPath)
