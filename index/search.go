@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -359,27 +358,16 @@ func inTime(q *Query, ts time.Time) bool {
 	return !ts.Before(q.Since) && (q.Until.IsZero() || ts.Before(q.Until))
 }
 
-// workspaceQuery matches the workspace itself or any path under it.
+// workspaceQuery matches the workspace itself or any path under it
+// (core.WorkspaceScope).
 func workspaceQuery(ws string) query.Query {
-	if strings.TrimSpace(ws) == "" {
+	sc, ok := core.ParseWorkspaceScope(ws)
+	if !ok {
 		return nil
 	}
-	sep := "/"
-	if strings.Contains(ws, `\`) && !strings.Contains(ws, "/") {
-		sep = `\`
-	} else {
-		ws = filepath.ToSlash(filepath.Clean(ws))
-	}
-	if trimmed := strings.TrimRight(ws, sep); trimmed != "" && !strings.HasSuffix(trimmed, ":") {
-		ws = trimmed
-	}
-	prefix := ws
-	if !strings.HasSuffix(ws, sep) {
-		prefix += sep
-	}
-	p := query.NewPrefixQuery(prefix)
+	p := query.NewPrefixQuery(sc.Prefix)
 	p.SetField(fieldWorkspace)
-	return query.NewDisjunctionQuery([]query.Query{term(fieldWorkspace, ws, 1), p})
+	return query.NewDisjunctionQuery([]query.Query{term(fieldWorkspace, sc.Dir, 1), p})
 }
 
 func anyTerm(field string, values []string) *query.DisjunctionQuery {

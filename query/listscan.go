@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"iter"
 	"math"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -241,22 +240,10 @@ func fileName(p string) string {
 }
 
 // underWorkspace reports whether dir is the workspace ws or lies below it
-// (/a/b matches /a/b and /a/b/c, not /a/bc), as search's workspace filter.
+// (core.WorkspaceScope), as search's workspace filter.
 func underWorkspace(ws, dir string) bool {
-	sep := "/"
-	if strings.Contains(ws, `\`) && !strings.Contains(ws, "/") {
-		sep = `\`
-	} else {
-		ws = filepath.ToSlash(filepath.Clean(ws))
-	}
-	if trimmed := strings.TrimRight(ws, sep); trimmed != "" && !strings.HasSuffix(trimmed, ":") {
-		ws = trimmed
-	}
-	prefix := ws
-	if !strings.HasSuffix(ws, sep) {
-		prefix += sep
-	}
-	return dir == ws || strings.HasPrefix(dir, prefix)
+	sc, ok := core.ParseWorkspaceScope(ws)
+	return !ok || sc.Contains(dir)
 }
 
 // projectRow builds the row of an event under a content projection.

@@ -1,7 +1,6 @@
 package semantic
 
 import (
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -151,25 +150,11 @@ func (rf *rowFilter) accept(i int) bool {
 	return true
 }
 
-// workspaceMatcher matches a workspace and every path under it (/a/b
-// matches /a/b and /a/b/c, not /a/bc), with the lexical index's rules for
-// cleaning the filter value; nil for an empty filter.
+// workspaceMatcher matches a workspace and every path under it
+// (core.WorkspaceScope); nil for an empty filter.
 func workspaceMatcher(ws string) func(string) bool {
-	if strings.TrimSpace(ws) == "" {
-		return nil
+	if sc, ok := core.ParseWorkspaceScope(ws); ok {
+		return sc.Contains
 	}
-	sep := "/"
-	if strings.Contains(ws, `\`) && !strings.Contains(ws, "/") {
-		sep = `\`
-	} else {
-		ws = filepath.ToSlash(filepath.Clean(ws))
-	}
-	if trimmed := strings.TrimRight(ws, sep); trimmed != "" && !strings.HasSuffix(trimmed, ":") {
-		ws = trimmed
-	}
-	prefix := ws
-	if !strings.HasSuffix(ws, sep) {
-		prefix += sep
-	}
-	return func(w string) bool { return w == ws || strings.HasPrefix(w, prefix) }
+	return nil
 }
