@@ -50,7 +50,7 @@ func projectionIDs(sessions ...*core.ParsedSession) []string {
 
 func buildGen(t testing.TB, ts *testStore, gen objects.ID, e Embedder, maxSets int) *BuildReport {
 	t.Helper()
-	rep, err := Build(context.Background(), BuildOptions{Dir: ts.home, Objects: ts.store, Generation: gen,
+	rep, err := Build(context.Background(), BuildOptions{Dir: ts.vectors, Objects: ts.store, Generation: gen,
 		Embedder: e, MaxSets: maxSets})
 	if err != nil {
 		t.Fatal(err)
@@ -76,16 +76,16 @@ func TestBuildIncrementalEqualsFull(t *testing.T) {
 	if rep2.Reused != 1 || rep2.Chunks != 1 || rep2.Embedded != len(projectionIDs(a2))-64 {
 		t.Fatalf("incremental build: %+v", rep2)
 	}
-	if got := liveIDs(openIndex(t, ts.home, gen2)); !slices.Equal(got, projectionIDs(a2, b)) {
+	if got := liveIDs(openIndex(t, ts.vectors, gen2)); !slices.Equal(got, projectionIDs(a2, b)) {
 		t.Fatalf("incremental: %d live rows, want %d", len(got), len(projectionIDs(a2, b)))
 	}
-	if got := liveIDs(openIndex(t, ts.home, gen1)); !slices.Equal(got, projectionIDs(a, b)) {
+	if got := liveIDs(openIndex(t, ts.vectors, gen1)); !slices.Equal(got, projectionIDs(a, b)) {
 		t.Fatal("the first generation's vectors changed")
 	}
-	must(t, os.Remove(manifestPath(ts.home, gen1)))
-	must(t, os.Remove(manifestPath(ts.home, gen2)))
+	must(t, os.Remove(manifestPath(ts.vectors, gen1)))
+	must(t, os.Remove(manifestPath(ts.vectors, gen2)))
 	full := buildGen(t, ts, gen2, h, 0)
-	if full.Reused != 0 || !slices.Equal(liveIDs(openIndex(t, ts.home, gen2)), projectionIDs(a2, b)) {
+	if full.Reused != 0 || !slices.Equal(liveIDs(openIndex(t, ts.vectors, gen2)), projectionIDs(a2, b)) {
 		t.Fatalf("full build: %+v", full)
 	}
 }
@@ -108,7 +108,7 @@ func TestBuildMergesSmallSets(t *testing.T) {
 	all[2] = changed
 	gen = ts.publish(t, changed)
 	buildGen(t, ts, gen, h, 3)
-	if got := liveIDs(openIndex(t, ts.home, gen)); !slices.Equal(got, projectionIDs(all...)) {
+	if got := liveIDs(openIndex(t, ts.vectors, gen)); !slices.Equal(got, projectionIDs(all...)) {
 		t.Fatalf("%d live rows, want %d", len(got), len(projectionIDs(all...)))
 	}
 	// A live session growing by a few events a pass, as under the daemon.
@@ -120,7 +120,7 @@ func TestBuildMergesSmallSets(t *testing.T) {
 			t.Fatalf("pass with %d events: %+v", n, rep)
 		}
 	}
-	if got := liveIDs(openIndex(t, ts.home, gen)); !slices.Equal(got, projectionIDs(all...)) {
+	if got := liveIDs(openIndex(t, ts.vectors, gen)); !slices.Equal(got, projectionIDs(all...)) {
 		t.Fatalf("%d live rows, want %d", len(got), len(projectionIDs(all...)))
 	}
 }
@@ -131,7 +131,7 @@ func TestBuildSearchFindsTheRelatedSession(t *testing.T) {
 		chatSession("db", 12, topics[3:]))
 	h := NewHash(0)
 	buildGen(t, ts, gen, h, 0)
-	ix := openIndex(t, ts.home, gen)
+	ix := openIndex(t, ts.vectors, gen)
 	q := embedOne(t, h, "ParseConfig empty file crash")
 	res, err := ix.Search(context.Background(), q, nil, 3)
 	if err != nil || len(res.Matches) != 3 {
@@ -149,7 +149,7 @@ func TestBuildAnotherEmbedderRebuilds(t *testing.T) {
 	gen := ts.publish(t, chatSession("a", 30, topics))
 	buildGen(t, ts, gen, NewHash(0), 0)
 	rep := buildGen(t, ts, gen, NewHash(32), 0)
-	m, err := LoadManifest(ts.home, gen)
+	m, err := LoadManifest(ts.vectors, gen)
 	if err != nil || !rep.Built || m.Dim != 32 || !m.Compatible(NewHash(32)) || m.Compatible(NewHash(0)) {
 		t.Fatalf("%+v %+v %v", rep, m, err)
 	}
@@ -164,16 +164,16 @@ func (failingEmbedder) Embed(context.Context, []string) ([][]float32, error) {
 func TestBuildFailureLeavesNoSets(t *testing.T) {
 	ts := newTestStore(t)
 	gen := ts.publish(t, chatSession("a", 300, topics))
-	_, err := Build(context.Background(), BuildOptions{Dir: ts.home, Objects: ts.store, Generation: gen,
+	_, err := Build(context.Background(), BuildOptions{Dir: ts.vectors, Objects: ts.store, Generation: gen,
 		Embedder: failingEmbedder{NewHash(0)}})
 	if err == nil {
 		t.Fatal("no error")
 	}
-	entries, _ := os.ReadDir(ts.home)
+	entries, _ := os.ReadDir(ts.vectors)
 	if len(entries) != 0 {
 		t.Fatalf("left %d entries", len(entries))
 	}
-	if _, err := LoadManifest(ts.home, gen); !errors.Is(err, ErrNotBuilt) {
+	if _, err := LoadManifest(ts.vectors, gen); !errors.Is(err, ErrNotBuilt) {
 		t.Fatal(err)
 	}
 }
@@ -185,14 +185,14 @@ func TestSweep(t *testing.T) {
 	buildGen(t, ts, gen1, h, 0)
 	gen2 := ts.publish(t, chatSession("a", 40, topics))
 	buildGen(t, ts, gen2, h, 0)
-	removed, err := Sweep(ts.home, []objects.ID{gen2})
+	removed, err := Sweep(ts.vectors, []objects.ID{gen2})
 	if err != nil || removed != 0 {
 		t.Fatalf("gen2 still names gen1's set: removed %d, %v", removed, err)
 	}
-	if _, err := LoadManifest(ts.home, gen1); !errors.Is(err, ErrNotBuilt) {
+	if _, err := LoadManifest(ts.vectors, gen1); !errors.Is(err, ErrNotBuilt) {
 		t.Fatal("gen1's manifest kept")
 	}
-	if removed, err := Sweep(ts.home, nil); err != nil || removed != 2 {
+	if removed, err := Sweep(ts.vectors, nil); err != nil || removed != 2 {
 		t.Fatalf("removed %d, %v", removed, err)
 	}
 }

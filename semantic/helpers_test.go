@@ -145,13 +145,14 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs
 
 // testStore is a store with a chain of generations built by publish.
 type testStore struct {
-	home   string
-	store  *objects.Store
-	rs     *refs.Refs
-	prev   map[core.SessionID][]core.ChunkRef
-	tree   map[core.SessionID]core.TreeEntry
-	number uint64
-	last   objects.ID
+	home    string
+	vectors string // the store's vectors directory
+	store   *objects.Store
+	rs      *refs.Refs
+	prev    map[core.SessionID][]core.ChunkRef
+	tree    map[core.SessionID]core.TreeEntry
+	number  uint64
+	last    objects.ID
 }
 
 func newTestStore(t testing.TB) *testStore {
@@ -165,7 +166,7 @@ func newTestStore(t testing.TB) *testStore {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &testStore{home: home, store: st, rs: rs, prev: map[core.SessionID][]core.ChunkRef{},
+	return &testStore{home: home, vectors: home + "/vectors", store: st, rs: rs, prev: map[core.SessionID][]core.ChunkRef{},
 		tree: map[core.SessionID]core.TreeEntry{}}
 }
 
