@@ -13,7 +13,12 @@ import (
 	"testing"
 	"time"
 
+	"ctx/blame"
+	"ctx/config"
 	"ctx/core"
+	"ctx/ingest"
+	"ctx/sources"
+	"ctx/sources/redact"
 )
 
 // BenchmarkPostCommitHook measures the whole post-commit hook as git runs
@@ -141,9 +146,23 @@ func inProcess(b *testing.B, repo, home, store string, env []string) {
 		k, v, _ := strings.Cut(kv, "=")
 		b.Setenv(k, v)
 	}
+	cenv := core.Env{Home: home, Getenv: os.Getenv}
+	refresh := func(ctx context.Context) error { // the import as configured, as app.Refresh does
+		cfg, err := config.Load(cenv)
+		if err != nil {
+			return err
+		}
+		planned, err := sources.Plan(cfg, nil)
+		if err != nil {
+			return err
+		}
+		_, err = ingest.Run(ctx, ingest.Options{Home: store, Env: cenv, Sources: planned, Version: "bench",
+			Redactor: redact.New()})
+		return err
+	}
 	for b.Loop() {
-		opts := RunOptions{Hook: "post-commit", Dir: repo, Home: store, Env: core.Env{Home: home, Getenv: os.Getenv}, Version: "bench"}
-		if err := Run(context.Background(), opts); err != nil {
+		opts := blame.HookRun{Hook: "post-commit", Dir: repo, Home: store, Refresh: refresh}
+		if err := blame.RunHook(context.Background(), opts); err != nil {
 			b.Fatal(err)
 		}
 	}
