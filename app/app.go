@@ -137,3 +137,10 @@ func (a *App) Check(ctx context.Context) error {
 // Read pins the active generation for fn (the pooled Reader when the App
 // keeps one): the read the spec 001 use cases go through.
 func (a *App) Read(ctx context.Context, fn func(*query.Reader) error) error { return a.read(ctx, fn) }
+
+// Handoff returns the spec 001 use cases over the App's store, reading
+// through the App's pinned read and waking the daemon after a write.
+func (a *App) Handoff(settings HandoffSettings) *Handoff {
+	return NewHandoff(HandoffOptions{Home: a.home, Version: a.version, Now: a.now, Settings: settings,
+		Read: a.Read, Wake: a.Wake})
+}

@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"context"
+	ctxstore "ctx/store"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -51,7 +52,7 @@ func BenchmarkImport(b *testing.B) {
 		wall += time.Since(start)
 		cpu += cpuTime() - cpu0
 		events += rep.EventsRead
-		stored, indexed = dirBytes(ingest.ObjectsDir(store)), dirBytes(ingest.IndexDir(store))
+		stored, indexed = dirBytes(ctxstore.At(store).Objects()), dirBytes(ctxstore.At(store).Index())
 	}
 	b.ReportMetric(float64(events)/wall.Seconds(), "events/s")
 	b.ReportMetric(float64(cpu.Microseconds())/float64(events), "cpu-µs/event")

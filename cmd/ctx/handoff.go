@@ -1,36 +1,15 @@
 package main
 
 import (
-	"context"
 	"errors"
-	"os"
-	"path/filepath"
-	"time"
 
 	"ctx/app"
-	"ctx/daemon"
 	"ctx/query"
 	"ctx/sources/reported"
 )
 
 // handoff wires the spec 001 use cases for one CLI command.
-func handoff(env *Env) *app.Handoff {
-	home := env.CtxHome()
-	read := func(_ context.Context, fn func(*query.Reader) error) error {
-		if _, err := os.Stat(filepath.Join(home, "refs")); err != nil {
-			return query.Errorf(query.CodeNoHistory, "nothing has been imported yet: run ctx import")
-		}
-		r, err := query.Open(home)
-		if err != nil {
-			return err
-		}
-		defer r.Close()
-		return fn(r)
-	}
-	wake := func() { daemon.WakeBeforeRead(home, env.Source(), 200*time.Millisecond) }
-	return app.NewHandoff(app.HandoffOptions{Home: home, Version: version, Now: env.Now,
-		Settings: app.DefaultHandoffSettings(), Read: read, Wake: wake})
-}
+func handoff(env *Env) *app.Handoff { return env.App().Handoff(app.DefaultHandoffSettings()) }
 
 // cliCaller is the CLI as a door.
 func cliCaller(root string) app.Caller {
