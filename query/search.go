@@ -214,7 +214,7 @@ func (r *Reader) checkProviders(providers []string) error {
 	if len(providers) == 0 {
 		return nil
 	}
-	known := sources.Names(sources.Builtin())
+	known := slices.Clone(config.BuiltinProviders)
 	for _, s := range r.gen.Sources {
 		if !slices.Contains(known, s.Provider) {
 			known = append(known, s.Provider)
