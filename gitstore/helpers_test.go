@@ -18,6 +18,7 @@ import (
 	"ctx/query"
 	"ctx/refs"
 	"ctx/sources"
+	"ctx/store"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -87,7 +88,7 @@ func (m *machine) importOnce() *ingest.Report {
 
 func (m *machine) source() gitstore.Source {
 	m.t.Helper()
-	s, err := objects.OpenExisting(ingest.ObjectsDir(m.ctx))
+	s, err := objects.OpenExisting(store.At(m.ctx).Objects())
 	if err != nil {
 		m.t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"ctx/index"
 	"ctx/objects"
 	"ctx/refs"
+	"ctx/store"
 )
 
 // Remote is one other machine's shared sessions, to merge into this store:
@@ -120,7 +121,7 @@ func (r *run) storeAdopted(ctx context.Context, sessions []*core.ParsedSession) 
 	built := make(chan struct{})
 	go func() {
 		defer close(built)
-		shards, buildErr = index.BuildShards(ctx, IndexDir(r.opts.Home), docs, index.BuildOptions{})
+		shards, buildErr = index.BuildShards(ctx, store.At(r.opts.Home).Index(), docs, index.BuildOptions{})
 		if buildErr != nil {
 			cancel()
 			for range docs {

@@ -6,13 +6,14 @@ import (
 	"fmt"
 	"os"
 
+	"ctx/config"
 	"ctx/core"
 	"ctx/gitstore"
 	"ctx/ingest"
 	"ctx/objects"
 	"ctx/query"
 	"ctx/refs"
-	"ctx/sources"
+	"ctx/store"
 )
 
 // syncer returns the store's syncer, making its machine id on first use.
@@ -29,7 +30,7 @@ func syncer(env *Env) (*gitstore.Syncer, error) {
 // syncInclude is the [sync.include] selector of config.toml (nil: share
 // nothing).
 func syncInclude(env *Env) (func(core.TreeEntry) bool, error) {
-	cfg, err := sources.LoadConfig(env.Source())
+	cfg, err := config.Load(env.Source())
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +39,7 @@ func syncInclude(env *Env) (func(core.TreeEntry) bool, error) {
 
 // syncSource is the active generation to share.
 func syncSource(home string) (gitstore.Source, error) {
-	s, err := objects.OpenExisting(ingest.ObjectsDir(home))
+	s, err := objects.OpenExisting(store.At(home).Objects())
 	if err != nil {
 		return gitstore.Source{}, &query.Error{Code: query.CodeNoHistory, Message: "nothing imported yet: run ctx import"}
 	}
