@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"ctx/app"
 	"ctx/query"
 	"ctx/sources"
 )
@@ -64,7 +65,7 @@ func (s *Server) runSearch(ctx context.Context, d *searchData) error {
 	if _, err := req.Validate(); err != nil {
 		return err
 	}
-	sem, err := query.ConfiguredSemantic(s.opts.Env, req.Mode)
+	sem, err := app.New(app.Options{Env: s.opts.Env, NoWake: true}).SemanticOptions(req.Mode)
 	if err != nil {
 		return err
 	}

@@ -99,7 +99,7 @@ func buildWorld() (*world, error) {
 		return nil, err
 	}
 	w.repo = repo.Root
-	if _, err := blame.Link(context.Background(), repo, "HEAD", blame.LinkOptions{Home: w.store, Env: w.env(), Version: "test"}); err != nil {
+	if _, err := blame.Link(context.Background(), repo, "HEAD", blame.LinkOptions{Home: w.store}); err != nil {
 		return nil, fmt.Errorf("linking the hostile commit: %w", err)
 	}
 	return w, nil

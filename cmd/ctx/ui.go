@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"ctx/blame"
-	"ctx/daemon"
 	"ctx/ui"
 )
 
@@ -74,7 +73,7 @@ func runUI(ctx context.Context, env *Env, opts *uiOptions) error {
 		ln.Close()
 		return err
 	}
-	daemon.WakeBeforeRead(env.CtxHome(), env.Source(), daemon.DefaultWakeWait)
+	env.App().Wake()
 	fmt.Fprintf(env.Stdout, "ctx ui: %s\n", s.URL())
 	fmt.Fprintln(env.Stderr, "(the URL holds this run's secret; Ctrl-C stops the viewer)")
 	if opts.Open {
