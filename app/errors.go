@@ -4,6 +4,8 @@ import (
 	"errors"
 
 	"ctx/config"
+	"ctx/gitstore"
+	"ctx/objects"
 	"ctx/query"
 	"ctx/store"
 )
@@ -25,6 +27,11 @@ func CodeOf(err error) Code {
 		return query.CodeBusy
 	case errors.Is(err, store.ErrNoStore):
 		return query.CodeNoHistory
+	case errors.Is(err, objects.ErrCorrupt):
+		return query.CodeCorrupt
+	}
+	if c := gitstore.CodeOf(err); c != "" {
+		return Code(c)
 	}
 	if c := query.CodeOf(err); c != "" {
 		return c
@@ -40,5 +47,5 @@ func IsUsage(code Code) bool {
 		query.CodeInvalidConfig:
 		return true
 	}
-	return false
+	return gitstore.IsUsage(string(code))
 }

@@ -28,7 +28,7 @@ func (a *App) Search(ctx context.Context, req SearchRequest) (*SearchResult, err
 	if err != nil {
 		return nil, err
 	}
-	return a.SearchWith(ctx, req, so)
+	return a.search(ctx, req, so)
 }
 
 // SearchWith is Search with explicit semantic options: a configuration
@@ -38,6 +38,11 @@ func (a *App) SearchWith(ctx context.Context, req SearchRequest, so SemanticOpti
 	if _, err := req.Validate(); err != nil {
 		return nil, err
 	}
+	return a.search(ctx, req, so)
+}
+
+// search wakes the daemon and searches a validated request.
+func (a *App) search(ctx context.Context, req SearchRequest, so SemanticOptions) (*SearchResult, error) {
 	a.Wake()
 	var out *SearchResult
 	err := a.read(ctx, func(r *query.Reader) (err error) {

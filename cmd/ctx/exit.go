@@ -6,8 +6,6 @@ import (
 	"fmt"
 
 	"ctx/app"
-	"ctx/gitstore"
-	"ctx/objects"
 	"ctx/query"
 )
 
@@ -52,14 +50,6 @@ func exitCode(err error) (int, string) {
 		return exitOK, ""
 	case errors.As(err, &ue):
 		return exitUsage, string(query.CodeInvalidRequest)
-	case errors.Is(err, objects.ErrCorrupt):
-		return exitDamaged, string(query.CodeCorrupt)
-	}
-	if code := gitstore.CodeOf(err); code != "" {
-		if gitstore.IsUsage(code) {
-			return exitUsage, code
-		}
-		return exitError, code
 	}
 	switch code := app.CodeOf(err); {
 	case app.IsUsage(code):
