@@ -47,11 +47,12 @@ func newNotesLinkCmd(env *Env, f *format) *cobra.Command {
 				return writeJSON(env.Stdout, res)
 			}
 			w := env.Stdout
-			fmt.Fprintf(w, "commit %s: matched against %d noted commits\n", shortID(res.Commit), len(res.Sources))
+			fmt.Fprintf(w, "commit %s: matched against %s\n", shortID(res.Commit), plural(len(res.Sources), "noted commit"))
 			if res.Note == nil {
 				fmt.Fprintln(w, "  no line carried")
 			} else {
-				fmt.Fprintf(w, "  %d lines with evidence in %d files: %v\n", res.Lines, len(res.Files), res.Files)
+				fmt.Fprintf(w, "  %s with evidence in %s: %s\n", plural(res.Lines, "line"), plural(len(res.Files), "file"),
+					filesLine(res.Files, len(res.Files), 8))
 			}
 			for _, p := range res.Skipped {
 				fmt.Fprintln(w, "  problem:", p)
