@@ -127,10 +127,10 @@ func BenchmarkSearch(b *testing.B) {
 	})
 }
 
-func firstHit(r *Reader) (Hit, bool, error) {
+func firstHit(r *Reader) (core.Hit, bool, error) {
 	res, err := r.Search(context.Background(), Query{Text: "error", Limit: 1})
 	if err != nil || len(res.Hits) == 0 {
-		return Hit{}, false, err
+		return core.Hit{}, false, err
 	}
 	return res.Hits[0], true, nil
 }

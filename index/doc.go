@@ -19,7 +19,7 @@
 //     the weight of their stored event type and re-sorted.
 //   - Root group: sessions sharing a root_session_id (a primary session and
 //     its subagents). Results give one hit per group before any repeats;
-//     see group and PrimaryPreference.
+//     see core.GroupHits and core.PrimaryPreference.
 //
 // Text analysis. The text field (event text plus command, tool name, file
 // paths and MCP server/tool names) is indexed with CodeAnalyzer, which keeps

@@ -101,7 +101,7 @@ func openIndex(t testing.TB, docs []Doc, opts ...Option) *Reader {
 	return r
 }
 
-func find(t testing.TB, r *Reader, q Query) []Hit {
+func find(t testing.TB, r *Reader, q Query) []core.Hit {
 	t.Helper()
 	res, err := r.Search(context.Background(), q)
 	if err != nil {
@@ -111,7 +111,7 @@ func find(t testing.TB, r *Reader, q Query) []Hit {
 }
 
 // ids returns the event ids of hits.
-func ids(hits []Hit) []core.EventID {
+func ids(hits []core.Hit) []core.EventID {
 	out := make([]core.EventID, len(hits))
 	for i, h := range hits {
 		out[i] = h.EventID
@@ -129,7 +129,7 @@ func idSet(docs ...Doc) map[core.EventID]bool {
 }
 
 // sameSet fails unless hits are exactly the docs, in any order.
-func sameSet(t testing.TB, hits []Hit, want ...Doc) {
+func sameSet(t testing.TB, hits []core.Hit, want ...Doc) {
 	t.Helper()
 	w := idSet(want...)
 	got := make(map[core.EventID]bool)
@@ -146,7 +146,7 @@ func sameSet(t testing.TB, hits []Hit, want ...Doc) {
 	}
 }
 
-func describe(hits []Hit) []string {
+func describe(hits []core.Hit) []string {
 	out := make([]string, len(hits))
 	for i, h := range hits {
 		out[i] = fmt.Sprintf("%s/%s/%.3f", h.EventID.String()[:12], h.EventType, h.Score)

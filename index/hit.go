@@ -14,27 +14,6 @@ import (
 	"ctx/objects"
 )
 
-// Hit is one search result, filled from the shard alone.
-type Hit struct {
-	EventID       core.EventID
-	SessionID     core.SessionID
-	RootSessionID core.SessionID
-	IsSubagent    bool
-	EventType     core.EventType
-	Role          core.Role
-	Provider      string
-	Workspace     string
-	Timestamp     time.Time // zero when the event has none
-	// Score is bleve's relevance times the scope weight of EventType (for
-	// empty text, bleve's constant score).
-	Score float64
-	Chunk objects.ID
-	Shard string
-	// Partial is set when the hit matched only some words of the text:
-	// such hits come after every hit that matched them all.
-	Partial bool
-}
-
 // The stored hit field: a version, then the values below separated by
 // hitSep, the workspace last so that it may contain anything.
 const (
@@ -61,7 +40,7 @@ var errBadHit = errors.New("malformed stored hit")
 
 // decodeHit fills h (whose EventID, Score and Shard are set) from the
 // stored hit field.
-func decodeHit(h *Hit, stored string) error {
+func decodeHit(h *core.Hit, stored string) error {
 	p := strings.SplitN(stored, hitSep, hitParts)
 	if len(p) != hitParts || p[0] != hitVersion {
 		return errBadHit
@@ -99,18 +78,18 @@ func (r *Reader) newHitLoader() *hitLoader {
 }
 
 // load fills a Hit for a match whose event id is known.
-func (l *hitLoader) load(dm *search.DocumentMatch, id core.EventID) (Hit, error) {
-	h := Hit{EventID: id, Score: dm.Score, Shard: dm.Index}
+func (l *hitLoader) load(dm *search.DocumentMatch, id core.EventID) (core.Hit, error) {
+	h := core.Hit{EventID: id, Score: dm.Score, Origin: dm.Index}
 	rdr, err := l.reader(dm.Index)
 	if err != nil {
-		return Hit{}, err
+		return core.Hit{}, err
 	}
 	doc, err := rdr.Document(dm.ID)
 	if err == nil && doc == nil {
 		err = errors.New("document vanished")
 	}
 	if err != nil {
-		return Hit{}, shardErr(dm.Index, "read", ErrShardDamaged, fmt.Errorf("doc %s: %w", dm.ID, err))
+		return core.Hit{}, shardErr(dm.Index, "read", ErrShardDamaged, fmt.Errorf("doc %s: %w", dm.ID, err))
 	}
 	stored := ""
 	doc.VisitFields(func(f bleveindex.Field) {
@@ -119,7 +98,7 @@ func (l *hitLoader) load(dm *search.DocumentMatch, id core.EventID) (Hit, error)
 		}
 	})
 	if err := decodeHit(&h, stored); err != nil {
-		return Hit{}, shardErr(dm.Index, "read", ErrShardDamaged, fmt.Errorf("doc %s: %w", dm.ID, err))
+		return core.Hit{}, shardErr(dm.Index, "read", ErrShardDamaged, fmt.Errorf("doc %s: %w", dm.ID, err))
 	}
 	return h, nil
 }

@@ -14,11 +14,11 @@ func TestHitCodec(t *testing.T) {
 	ts := time.Date(2025, 1, 2, 3, 4, 5, 6, time.UTC)
 	d := newDoc(s, "k", core.TypeToolOutput, "x", at(ts), withRole(core.RoleTool))
 	sd := newShardDoc(d.Event, d.Session, d.Chunk)
-	var h Hit
+	var h core.Hit
 	if err := decodeHit(&h, sd.Hit); err != nil {
 		t.Fatal(err)
 	}
-	want := Hit{SessionID: s.ID, RootSessionID: s.RootSessionID, IsSubagent: true,
+	want := core.Hit{SessionID: s.ID, RootSessionID: s.RootSessionID, IsSubagent: true,
 		EventType: core.TypeToolOutput, Role: core.RoleTool, Provider: core.ProviderClaude,
 		Workspace: "/odd\x1fdir/x", Timestamp: ts, Chunk: d.Chunk}
 	if h != want {
@@ -33,11 +33,11 @@ func TestHitCodec(t *testing.T) {
 		"bad chunk":   strings.Replace(sd.Hit, d.Chunk.String(), "zz", 1),
 	}
 	for name, stored := range bad {
-		if err := decodeHit(&Hit{}, stored); err == nil {
+		if err := decodeHit(&core.Hit{}, stored); err == nil {
 			t.Errorf("%s: decoded without error", name)
 		}
 	}
-	if err := decodeHit(&Hit{}, ""); !errors.Is(err, errBadHit) {
+	if err := decodeHit(&core.Hit{}, ""); !errors.Is(err, errBadHit) {
 		t.Errorf("empty: %v", err)
 	}
 }

@@ -9,12 +9,12 @@ import (
 )
 
 // eventsOf serves Query.Event from the docs themselves, as the store does.
-func eventsOf(docs []Doc) func(Hit) (*core.Event, error) {
+func eventsOf(docs []Doc) func(core.Hit) (*core.Event, error) {
 	byID := map[core.EventID]*core.Event{}
 	for _, d := range docs {
 		byID[d.Event.ID] = d.Event
 	}
-	return func(h Hit) (*core.Event, error) { return byID[h.EventID], nil }
+	return func(h core.Hit) (*core.Event, error) { return byID[h.EventID], nil }
 }
 
 // TestScoresDoNotDependOnShards indexes the same history into one shard

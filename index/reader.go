@@ -207,14 +207,14 @@ func (r *Reader) Count() (uint64, error) {
 
 // Lookup finds an event by id. Superseded copies are skipped; of the live
 // ones the copy in the latest shard wins.
-func (r *Reader) Lookup(id core.EventID) (Hit, bool, error) {
+func (r *Reader) Lookup(id core.EventID) (core.Hit, bool, error) {
 	if len(r.idxs) == 0 {
-		return Hit{}, false, nil
+		return core.Hit{}, false, nil
 	}
 	req := bleve.NewSearchRequestOptions(query.NewDocIDQuery([]string{id.String()}), len(r.idxs), 0, false)
 	res, err := r.alias.Search(req)
 	if err != nil {
-		return Hit{}, false, fmt.Errorf("index: lookup %s: %w", id, err)
+		return core.Hit{}, false, fmt.Errorf("index: lookup %s: %w", id, err)
 	}
 	var best *search.DocumentMatch
 	for _, dm := range res.Hits {
@@ -224,7 +224,7 @@ func (r *Reader) Lookup(id core.EventID) (Hit, bool, error) {
 		best = dm
 	}
 	if best == nil {
-		return Hit{}, false, nil
+		return core.Hit{}, false, nil
 	}
 	loader := r.newHitLoader()
 	defer loader.close()

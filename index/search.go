@@ -69,12 +69,12 @@ type Query struct {
 	// quoted phrases (their words in order, common words included) and the
 	// whole query against the candidates' text with it. Without it a
 	// phrase matches as its words.
-	Event func(Hit) (*core.Event, error)
+	Event func(core.Hit) (*core.Event, error)
 }
 
 // Result is a page of grouped hits.
 type Result struct {
-	Hits []Hit
+	Hits []core.Hit
 	// Total counts the matching documents before grouping and the limit,
 	// as bleve reports them: superseded copies are included.
 	Total uint64
@@ -152,14 +152,14 @@ func (r *Reader) Search(ctx context.Context, q Query) (Result, error) {
 	if plan.narrow != nil {
 		hits = weigh(hits, scope)
 	}
-	sortHits(hits)
-	res.Hits = group(hits, limit)
+	core.SortHits(hits)
+	res.Hits = core.GroupHits(hits, limit)
 	return res, nil
 }
 
 // weigh multiplies each hit's score by the scope weight of its event type,
 // dropping hits the scope excludes.
-func weigh(hits []Hit, scope core.Scope) []Hit {
+func weigh(hits []core.Hit, scope core.Scope) []core.Hit {
 	kept := hits[:0]
 	for _, h := range hits {
 		if w, ok := scope.Weight(h.EventType); ok {
@@ -178,7 +178,7 @@ type collector struct {
 	plan    *textPlan
 	loader  *hitLoader
 	seen    map[core.EventID]bool
-	hits    []Hit
+	hits    []core.Hit
 	total   uint64
 	partial bool
 }
@@ -254,7 +254,7 @@ func (c *collector) collect(dms []*search.DocumentMatch) error {
 // check verifies a hit against its text (when Query.Event is set): a hit
 // lacking a quoted phrase is dropped, one holding the whole query gains
 // wholeBonus.
-func (c *collector) check(h *Hit) (bool, error) {
+func (c *collector) check(h *core.Hit) (bool, error) {
 	if c.q.Event == nil || (len(c.plan.phrases) == 0 && len(c.plan.whole) == 0) {
 		return true, nil
 	}

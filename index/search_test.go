@@ -269,15 +269,15 @@ func TestSuperseded(t *testing.T) {
 		t.Fatalf("want the live a and b, got %v", describe(hits))
 	}
 	for _, h := range hits {
-		if h.EventID == a.Event.ID && h.Shard != newer[0].Name {
-			t.Fatalf("superseded copy returned from shard %s", h.Shard)
+		if h.EventID == a.Event.ID && h.Origin != newer[0].Name {
+			t.Fatalf("superseded copy returned from shard %s", h.Origin)
 		}
 	}
 	dropB := func(_ string, id core.EventID) bool { return id == b.Event.ID }
 	sameSet(t, find(t, r, Query{Text: "osprey", Superseded: dropB}), a2)
 
 	h, ok, err := r.Lookup(a.Event.ID)
-	if err != nil || !ok || h.Shard != newer[0].Name {
+	if err != nil || !ok || h.Origin != newer[0].Name {
 		t.Fatalf("Lookup = %+v, %v, %v; want the copy in %s", h, ok, err, newer[0].Name)
 	}
 }
@@ -291,9 +291,9 @@ func TestLookup(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("Lookup: %v %v", ok, err)
 	}
-	want := Hit{EventID: d.Event.ID, SessionID: s.ID, RootSessionID: s.ID, EventType: core.TypeCommandStart,
+	want := core.Hit{EventID: d.Event.ID, SessionID: s.ID, RootSessionID: s.ID, EventType: core.TypeCommandStart,
 		Role: core.RoleTool, Provider: core.ProviderCodex, Workspace: "/x/y", Timestamp: ts,
-		Chunk: d.Chunk, Shard: h.Shard, Score: h.Score}
+		Chunk: d.Chunk, Origin: h.Origin, Score: h.Score}
 	if h != want {
 		t.Fatalf("Lookup =\n%+v\nwant\n%+v", h, want)
 	}

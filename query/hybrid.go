@@ -246,7 +246,7 @@ func (r *Reader) vectors(ctx context.Context, query string, so SemanticOptions) 
 
 // run searches in md.Mode and returns the grouped hits and the total.
 func (r *Reader) run(ctx context.Context, req SearchRequest, scope core.Scope, vs *vectorSide, weight float64,
-	md *SearchMetadata) ([]index.Hit, uint64, error) {
+	md *SearchMetadata) ([]core.Hit, uint64, error) {
 	if md.Mode == ModeLexical {
 		res, err := r.lexical(ctx, req, scope, req.Limit)
 		md.Match = res.Match
@@ -263,7 +263,7 @@ func (r *Reader) run(ctx context.Context, req SearchRequest, scope core.Scope, v
 	md.Semantic = &SemanticInfo{Embedder: vs.ix.Manifest.Embedder, Dimension: vs.ix.Manifest.Dim,
 		Vectors: vs.ix.Len(), Considered: considered}
 	if md.Mode == ModeSemantic {
-		return index.Group(vec, req.Limit), uint64(considered), nil
+		return core.GroupHits(vec, req.Limit), uint64(considered), nil
 	}
 	md.Semantic.Weight = &weight
 	lex, err := r.lexical(ctx, req, scope, window)
@@ -271,7 +271,7 @@ func (r *Reader) run(ctx context.Context, req SearchRequest, scope core.Scope, v
 		return nil, 0, err
 	}
 	md.Match = lex.Match
-	return index.Group(fuse(lex.Hits, vec, weight), req.Limit), lex.Total, nil
+	return core.GroupHits(fuse(lex.Hits, vec, weight), req.Limit), lex.Total, nil
 }
 
 // Candidate windows: semantic search groups the best max(5×limit, 100)
@@ -286,7 +286,7 @@ const (
 
 // vectorHits returns the best n vector matches under the request's filters
 // as hits, scored by similarity times the scope's class weight, best first.
-func vectorHits(ctx context.Context, vs *vectorSide, req SearchRequest, scope core.Scope, n int) ([]index.Hit, int, error) {
+func vectorHits(ctx context.Context, vs *vectorSide, req SearchRequest, scope core.Scope, n int) ([]core.Hit, int, error) {
 	f := &semantic.Filter{Providers: req.Providers, Workspace: req.Workspace, SourceRoots: req.SourceRoots,
 		SourceGroups: req.SourceGroups, Files: req.Files, Since: req.Since, Until: req.Until, PrimaryOnly: req.PrimaryOnly}
 	if req.EventType != "" {
@@ -303,27 +303,26 @@ func vectorHits(ctx context.Context, vs *vectorSide, req SearchRequest, scope co
 	if err != nil {
 		return nil, 0, &Error{Code: CodeIndex, Message: "vector search failed", Err: err}
 	}
-	hits := make([]index.Hit, 0, len(res.Matches))
+	hits := res.Matches[:0]
 	for _, m := range res.Matches {
 		w, ok := scope.Weight(m.EventType)
 		if !ok {
 			continue
 		}
-		hits = append(hits, index.Hit{EventID: m.EventID, SessionID: m.SessionID, RootSessionID: m.RootSessionID,
-			IsSubagent: m.IsSubagent, EventType: m.EventType, Role: m.Role, Provider: m.Provider,
-			Workspace: m.Workspace, Timestamp: m.Timestamp, Score: m.Score * w, Chunk: m.Chunk, Shard: m.Set})
+		m.Score *= w
+		hits = append(hits, m)
 	}
-	sortHits(hits)
+	core.SortHits(hits)
 	return hits, res.Considered, nil
 }
 
 // fuse merges two ranked lists by weighted reciprocal rank fusion: a hit
 // scores (1-w)/(RRFK+lexical rank) + w/(RRFK+vector rank), each term only
 // for the lists it is in. The result is sorted best first.
-func fuse(lex, vec []index.Hit, w float64) []index.Hit {
+func fuse(lex, vec []core.Hit, w float64) []core.Hit {
 	at := make(map[core.EventID]int, len(lex)+len(vec))
-	out := make([]index.Hit, 0, len(lex)+len(vec))
-	add := func(list []index.Hit, weight float64) {
+	out := make([]core.Hit, 0, len(lex)+len(vec))
+	add := func(list []core.Hit, weight float64) {
 		for rank, h := range list {
 			s := weight / float64(RRFK+rank+1)
 			if i, ok := at[h.EventID]; ok {
@@ -337,6 +336,6 @@ func fuse(lex, vec []index.Hit, w float64) []index.Hit {
 	}
 	add(lex, 1-w)
 	add(vec, w)
-	sortHits(out)
+	core.SortHits(out)
 	return out
 }

@@ -10,7 +10,6 @@ import (
 
 	"ctx/config"
 	"ctx/core"
-	"ctx/index"
 	"ctx/semantic"
 	"ctx/store"
 )
@@ -53,13 +52,13 @@ func eventIDs(res *SearchResult) []string {
 
 func defaults() SemanticOptions { return SemanticOptions{Config: config.DefaultSemantic()} }
 
-func hit(id byte, root byte, sub bool, ts int) index.Hit {
-	h := index.Hit{IsSubagent: sub, Timestamp: time.Unix(int64(ts), 0)}
+func hit(id byte, root byte, sub bool, ts int) core.Hit {
+	h := core.Hit{IsSubagent: sub, Timestamp: time.Unix(int64(ts), 0)}
 	h.EventID[0], h.SessionID[0], h.RootSessionID[0] = id, id, root
 	return h
 }
 
-func firstBytes(hits []index.Hit) []byte {
+func firstBytes(hits []core.Hit) []byte {
 	var out []byte
 	for _, h := range hits {
 		out = append(out, h.EventID[0])
@@ -69,7 +68,7 @@ func firstBytes(hits []index.Hit) []byte {
 
 func TestFuseRanks(t *testing.T) {
 	a, b, c, d := hit('a', 1, false, 1), hit('b', 2, false, 2), hit('c', 3, false, 3), hit('d', 4, false, 4)
-	lex, vec := []index.Hit{a, b, c}, []index.Hit{c, d, a}
+	lex, vec := []core.Hit{a, b, c}, []core.Hit{c, d, a}
 	cases := map[float64]string{
 		0.7: "cadb", // c: .3/63+.7/61, a: .3/61+.7/63, d: .7/62, b: .3/62
 		0.3: "acbd",
@@ -89,13 +88,13 @@ func TestFuseRanks(t *testing.T) {
 
 func TestGroupHitsAfterFusion(t *testing.T) {
 	// Two hits of root 1 (a subagent's strongest), one of root 2.
-	hits := []index.Hit{hit('s', 1, true, 1), hit('p', 1, false, 2), hit('x', 2, false, 3)}
+	hits := []core.Hit{hit('s', 1, true, 1), hit('p', 1, false, 2), hit('x', 2, false, 3)}
 	hits[0].Score, hits[1].Score, hits[2].Score = 1.0, 0.95, 0.5
-	if got := string(firstBytes(index.Group(hits, 10))); got != "pxs" {
+	if got := string(firstBytes(core.GroupHits(hits, 10))); got != "pxs" {
 		t.Fatalf("near primary leads, one per group first: %s", got)
 	}
 	hits[1].Score = 0.5
-	if got := string(firstBytes(index.Group(hits, 2))); got != "sx" {
+	if got := string(firstBytes(core.GroupHits(hits, 2))); got != "sx" {
 		t.Fatalf("stronger subagent evidence leads: %s", got)
 	}
 }

@@ -1,11 +1,9 @@
 package query
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 	"unicode"
@@ -270,7 +268,7 @@ func (r *Reader) lexical(ctx context.Context, req SearchRequest, scope core.Scop
 		Providers: req.Providers, Workspace: req.Workspace, Since: req.Since, Until: req.Until,
 		PrimaryOnly: req.PrimaryOnly, Limit: limit, Superseded: r.superseded,
 		SourceRoots: req.SourceRoots, SourceGroups: req.SourceGroups, Files: req.Files,
-		Event: func(h index.Hit) (*core.Event, error) { return r.event(h.Chunk, h.EventID) }}
+		Event: func(h core.Hit) (*core.Event, error) { return r.event(h.Chunk, h.EventID) }}
 	for _, role := range req.Roles {
 		q.Roles = append(q.Roles, core.Role(role))
 	}
@@ -290,7 +288,7 @@ func (r *Reader) lexical(ctx context.Context, req SearchRequest, scope core.Scop
 }
 
 // hydrate reads each hit's event and appends it to the results.
-func (r *Reader) hydrate(out *SearchResult, hits []index.Hit) error {
+func (r *Reader) hydrate(out *SearchResult, hits []core.Hit) error {
 	terms := queryTerms(out.Query)
 	for _, h := range hits {
 		ev, err := r.event(h.Chunk, h.EventID)
@@ -356,19 +354,4 @@ func Snippet(text string, terms []string, width int) string {
 		s += "…"
 	}
 	return s
-}
-
-// sortHits orders hits by score, then newest first, then event id, as the
-// index does.
-func sortHits(hits []index.Hit) {
-	sort.SliceStable(hits, func(i, j int) bool {
-		a, b := &hits[i], &hits[j]
-		if a.Score != b.Score {
-			return a.Score > b.Score
-		}
-		if !a.Timestamp.Equal(b.Timestamp) {
-			return a.Timestamp.After(b.Timestamp)
-		}
-		return bytes.Compare(a.EventID[:], b.EventID[:]) < 0
-	})
 }

@@ -121,7 +121,7 @@ func (r *Reader) ShowEvent(idText string, before, after int) (*EventView, error)
 	if err != nil {
 		return nil, &Error{Code: CodeIndex, Message: "event lookup failed", Err: err}
 	}
-	if !ok || r.superseded(hit.Shard, id) {
+	if !ok || r.superseded(hit.Origin, id) {
 		return nil, Errorf(CodeNotFound, "no event with that id in generation %d", r.gen.Number)
 	}
 	so, err := r.Session(hit.SessionID)

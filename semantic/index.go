@@ -109,28 +109,12 @@ func Verify(dir string, gen objects.ID) error {
 // Len is the number of live rows.
 func (ix *Index) Len() int { return ix.live }
 
-// Match is one row found by Search.
-type Match struct {
-	// Score is the cosine similarity of the query and the row's quantized
-	// vector.
-	Score         float64
-	EventID       core.EventID
-	SessionID     core.SessionID
-	RootSessionID core.SessionID
-	IsSubagent    bool
-	EventType     core.EventType
-	Role          core.Role
-	Provider      string
-	Workspace     string
-	Timestamp     time.Time // zero when the event has none
-	Chunk         objects.ID
-	Set           string
-}
-
 // Result is the answer of Search.
 type Result struct {
-	// Matches are the best rows, best first (ties by event id).
-	Matches []Match
+	// Matches are the best rows, best first (ties by event id); a match's
+	// Score is the cosine similarity of the query and the row's quantized
+	// vector, its Origin the vector set.
+	Matches []core.Hit
 	// Considered counts the live rows that passed the filter with a
 	// positive similarity.
 	Considered int
@@ -164,14 +148,14 @@ func (ix *Index) Search(ctx context.Context, q []float32, f *Filter, k int) (Res
 }
 
 // matches turns the best candidates into Matches, best first.
-func (ix *Index) matches(top []cand, qscale float64) []Match {
-	out := make([]Match, len(top))
+func (ix *Index) matches(top []cand, qscale float64) []core.Hit {
+	out := make([]core.Hit, len(top))
 	for i, c := range top {
 		s, row := ix.sets[c.set], int(c.row)
 		m := s.session(row)
-		out[i] = Match{Score: c.score * qscale, EventID: s.eventID(row), SessionID: m.ID, RootSessionID: m.Root,
+		out[i] = core.Hit{Score: c.score * qscale, EventID: s.eventID(row), SessionID: m.ID, RootSessionID: m.Root,
 			IsSubagent: m.Subagent, EventType: typeOf(s.typeCode(row)), Role: roleOf(s.roleCode(row)),
-			Provider: m.Provider, Workspace: m.Workspace, Chunk: s.chunkID(s.chunkOf(row)), Set: s.Info.Name}
+			Provider: m.Provider, Workspace: m.Workspace, Chunk: s.chunkID(s.chunkOf(row)), Origin: s.Info.Name}
 		if t := s.time(row); t != noTime {
 			out[i].Timestamp = time.Unix(0, t).UTC()
 		}

@@ -56,7 +56,7 @@ func storedVectors(rows []testRow) [][]float64 {
 	return out
 }
 
-func ids(ms []Match) []core.EventID {
+func ids(ms []core.Hit) []core.EventID {
 	out := make([]core.EventID, len(ms))
 	for i, m := range ms {
 		out[i] = m.EventID

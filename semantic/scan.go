@@ -3,6 +3,7 @@ package semantic
 import (
 	"bytes"
 	"context"
+	"ctx/core"
 	"math"
 	"runtime"
 	"sort"
@@ -205,7 +206,7 @@ func addColumns4(acc []int32, c [4][]byte, w [4]int32) {
 }
 
 // sortMatches orders matches best first, ties by event id.
-func sortMatches(ms []Match) {
+func sortMatches(ms []core.Hit) {
 	sort.SliceStable(ms, func(i, j int) bool {
 		if ms[i].Score != ms[j].Score {
 			return ms[i].Score > ms[j].Score

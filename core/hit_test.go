@@ -1,13 +1,15 @@
-package index
+package core
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
-
-	"ctx/core"
 )
+
+// t0 is the base time of test hits.
+var t0 = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 
 // gh is a compact hit for grouping tests: root group, subagent flag, score;
 // a name ending in ~ is a partial match (some words only).
@@ -22,18 +24,18 @@ type gh struct {
 func hitsOf(spec []gh) []Hit {
 	out := make([]Hit, len(spec))
 	for i, s := range spec {
-		root := core.NewSessionID("p", s.root)
+		root := NewSessionID("p", s.root)
 		sess := root
 		if s.sub {
-			sess = core.NewSessionID("p", s.root+"/sub")
+			sess = NewSessionID("p", s.root+"/sub")
 		}
-		out[i] = Hit{EventID: core.NewEventID(sess, s.name), SessionID: sess, RootSessionID: root,
+		out[i] = Hit{EventID: NewEventID(sess, s.name), SessionID: sess, RootSessionID: root,
 			IsSubagent: s.sub, Score: s.score, Timestamp: t0.Add(-s.age), Partial: strings.HasSuffix(s.name, "~")}
 	}
 	return out
 }
 
-func TestGroup(t *testing.T) {
+func TestGroupHits(t *testing.T) {
 	tests := []struct {
 		name  string
 		hits  []gh
@@ -77,9 +79,9 @@ func TestGroup(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			hits := hitsOf(tt.hits)
-			sortHits(hits)
-			got := group(hits, tt.limit)
-			byID := map[core.EventID]string{}
+			SortHits(hits)
+			got := GroupHits(hits, tt.limit)
+			byID := map[EventID]string{}
 			for i, h := range hitsOf(tt.hits) {
 				byID[h.EventID] = tt.hits[i].name
 			}
@@ -99,11 +101,11 @@ func TestSortHitsTieBreaks(t *testing.T) {
 		{"old", "A", false, 5, time.Hour}, {"new", "B", false, 5, 0}, {"top", "C", false, 6, 2 * time.Hour},
 	})
 	twin := hits[1]
-	twin.EventID = core.NewEventID(twin.SessionID, "twin")
+	twin.EventID = NewEventID(twin.SessionID, "twin")
 	hits = append(hits, twin)
 	for range 3 {
 		shuffled := []Hit{hits[3], hits[0], hits[2], hits[1]}
-		sortHits(shuffled)
+		SortHits(shuffled)
 		if shuffled[0].Score != 6 || shuffled[3].Timestamp != t0.Add(-time.Hour) {
 			t.Fatalf("order %v", describe(shuffled))
 		}
@@ -112,4 +114,12 @@ func TestSortHitsTieBreaks(t *testing.T) {
 			t.Fatalf("equal score and time must order by event id: %v", describe(shuffled))
 		}
 	}
+}
+
+func describe(hits []Hit) []string {
+	out := make([]string, len(hits))
+	for i, h := range hits {
+		out[i] = fmt.Sprintf("%s/%.3f", h.EventID.String()[:12], h.Score)
+	}
+	return out
 }
