@@ -1,7 +1,8 @@
 // Package ingest runs one import: it discovers every provider's history,
 // re-reads only the files that changed since the active generation, stores
 // their sessions as objects, indexes what is new in fresh Bleve shards and
-// publishes the result as the next generation with one compare-and-swap.
+// publishes the result as the next generation with one compare-and-swap
+// (a long import publishes checkpoints on the way, see checkpoint.go).
 //
 // Vocabulary:
 //   - Writer lock: an exclusive flock on $CTX_HOME/lock held for the whole

@@ -54,6 +54,14 @@ type Options struct {
 	// passes and builds vectors in idle time) so that freshness does not
 	// wait for them; Run still merges past HardMaxSmallShards.
 	Deferred bool
+	// CheckpointEvents and CheckpointEvery bound the work an interrupted
+	// import loses: once this many events were read, or this much time
+	// passed, since the last publish, the files read so far are published
+	// as a generation of their own and the import goes on (see
+	// checkpoint.go). Zero takes DefaultCheckpointEvents and
+	// DefaultCheckpointEvery; a negative value disables that bound.
+	CheckpointEvents int
+	CheckpointEvery  time.Duration
 }
 
 // Redactor replaces secrets in place and counts them.
@@ -87,6 +95,9 @@ type Report struct {
 	VectorsErr error
 	// ShardsMerged is how many small shards were merged into one.
 	ShardsMerged int
+	// Checkpoints is how many generations were published before the last
+	// one, while files were still being read.
+	Checkpoints int
 }
 
 type state struct {
@@ -119,7 +130,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 		return r.rep, nil
 	}
-	if err := r.importFiles(ctx, todo); err != nil {
+	if err := r.importAll(ctx, rs, todo); err != nil {
 		r.batch.Abort()
 		return nil, err
 	}
@@ -292,6 +303,10 @@ type run struct {
 	merged         []refs.Merged       // the other machines' commits a merge generation names
 	message        string              // the reflog message, when not an import's
 	mu             sync.Mutex
+	filesDone      int       // files finished, for Progress
+	filesTotal     int       // files planned
+	segStart       time.Time // when the work since the last publish began
+	segEvents      int       // EventsRead when it began
 }
 
 type job struct {
@@ -410,8 +425,10 @@ func (r *run) progress(done, total int) {
 }
 
 // importFiles parses the files on worker goroutines, stores their sessions
-// and streams new chunks to the index builder running beside them.
-func (r *run) importFiles(ctx context.Context, todo []job) error {
+// and streams new chunks to the index builder running beside them. It
+// stops handing out files once a checkpoint is due (the files already
+// handed out are finished) and returns how many of todo it imported.
+func (r *run) importFiles(ctx context.Context, todo []job) (int, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	docs := make(chan index.Doc, 4096)
@@ -427,47 +444,48 @@ func (r *run) importFiles(ctx context.Context, todo []job) error {
 			}
 		}
 	}()
-	jobs := make(chan job)
+	// Workers take the next file themselves, so that the checkpoint check
+	// runs after the file before it is counted.
+	fed := 0
+	next := func() (job, bool) {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if fed == len(todo) || ctx.Err() != nil || (fed > 0 && r.checkpointDue()) {
+			return job{}, false
+		}
+		fed++
+		return todo[fed-1], true
+	}
 	var wg sync.WaitGroup
 	var firstErr error
 	var errOnce sync.Once
-	done := 0
 	for w := 0; w < r.opts.Workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := range jobs {
+			for j, ok := next(); ok; j, ok = next() {
 				if err := r.importFile(ctx, j, docs); err != nil {
 					errOnce.Do(func() { firstErr = err; cancel() })
 				}
 				r.mu.Lock()
-				done++
-				r.progress(done, len(todo))
+				r.filesDone++
+				r.progress(r.filesDone, r.filesTotal)
 				r.mu.Unlock()
 			}
 		}()
 	}
-feed:
-	for _, j := range todo {
-		select {
-		case jobs <- j:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(jobs)
 	wg.Wait()
 	close(docs)
 	<-built
 	if firstErr != nil {
-		return firstErr
+		return 0, firstErr
 	}
 	if buildErr != nil {
-		return fmt.Errorf("index: %w", buildErr)
+		return 0, fmt.Errorf("index: %w", buildErr)
 	}
 	if err := ctx.Err(); err != nil {
-		return err
+		return 0, err
 	}
 	r.newShards = shards
-	return nil
+	return fed, nil
 }

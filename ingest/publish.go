@@ -79,7 +79,8 @@ func (r *run) publish(ctx context.Context, rs *refs.Refs) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.rep.Objects, r.rep.ObjectBytes = r.batch.Len(), r.batch.Bytes()
+	r.rep.Objects += r.batch.Len()
+	r.rep.ObjectBytes += r.batch.Bytes()
 	if err := r.batch.Commit(); err != nil {
 		return nil, err
 	}

@@ -115,6 +115,9 @@ func printImport(env *Env, rep *ingest.Report, out importOutput) {
 			rep.FilesRead, rep.FilesSeen, rep.SessionsWrote, rep.EventsRead, rep.EventsIndexed, float64(out.DurationMS)/1000)
 		fmt.Fprintf(w, "Generation %d (%s): %d sessions, %d events in the store; %d new objects, %s.\n",
 			g.Number, rep.GenerationID.Short(), g.Sessions, g.Events, rep.Objects, humanBytes(rep.ObjectBytes))
+		if rep.Checkpoints > 0 {
+			fmt.Fprintf(w, "Published in %d steps: an interrupted import resumes from the last one.\n", rep.Checkpoints+1)
+		}
 	}
 	if len(out.Problems) > 0 {
 		codes := make([]string, 0, len(out.Problems))

@@ -1,0 +1,86 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"ctx/refs"
+)
+
+// Checkpoints: a long import publishes what it has read so far as a
+// generation of its own every DefaultCheckpointEvents events or
+// DefaultCheckpointEvery, whichever comes first, then goes on reading. An
+// import killed at 95% keeps what its last checkpoint published, and the
+// next one reads only the files no checkpoint covered (their cursors are
+// in that generation). A file is never split: it is published whole, in
+// the checkpoint after it was read.
+//
+// A checkpoint costs one tree, one cursor list and the tombstone layer (the
+// same writes as any publish); its shards are the ones the files since the
+// last checkpoint built, so checkpoints of about DefaultCheckpointEvents
+// build shards well past SmallShardDocs and add no merge work.
+const (
+	DefaultCheckpointEvents = 200_000
+	DefaultCheckpointEvery  = time.Minute
+)
+
+// importAll imports todo, publishing a checkpoint whenever one is due and
+// files are left; the caller publishes the last part.
+func (r *run) importAll(ctx context.Context, rs *refs.Refs, todo []job) error {
+	r.filesTotal = len(todo)
+	r.startSegment()
+	for {
+		n, err := r.importFiles(ctx, todo)
+		if err != nil {
+			return err
+		}
+		todo = todo[n:]
+		if len(todo) == 0 {
+			return nil
+		}
+		if err := r.checkpoint(ctx, rs); err != nil {
+			return err
+		}
+	}
+}
+
+// checkpointDue reports whether the work since the last publish reached a
+// bound of Options; r.mu is held.
+func (r *run) checkpointDue() bool {
+	events, every := r.opts.CheckpointEvents, r.opts.CheckpointEvery
+	if events == 0 {
+		events = DefaultCheckpointEvents
+	}
+	if every == 0 {
+		every = DefaultCheckpointEvery
+	}
+	read := r.rep.EventsRead - r.segEvents
+	return (events > 0 && read >= events) || (every > 0 && time.Since(r.segStart) >= every)
+}
+
+func (r *run) startSegment() {
+	r.mu.Lock()
+	r.segStart, r.segEvents = time.Now(), r.rep.EventsRead // real time: Options.Now may be a fixed clock
+	r.mu.Unlock()
+}
+
+// checkpoint publishes what was read so far and makes that generation the
+// base of the rest of the run: a new write batch, no shards or chunks
+// pending, the generation's number and id as the parent of the next.
+func (r *run) checkpoint(ctx context.Context, rs *refs.Refs) error {
+	r.message = fmt.Sprintf("import checkpoint: %d of %d files read, %d events indexed", r.filesDone, r.filesTotal, r.rep.EventsIndexed)
+	rep, err := r.publish(ctx, rs)
+	r.message = ""
+	if err != nil {
+		return err
+	}
+	if rep.Published {
+		r.st.prevID, r.st.prev, r.st.number = rep.GenerationID, rep.Generation, rep.Generation.Number
+		r.rep.Checkpoints++
+	}
+	r.batch = r.store.NewBatch()
+	r.newShards, r.indexedChunks, r.changedMissing, r.merged = nil, nil, false, nil
+	r.startSegment()
+	return nil
+}
