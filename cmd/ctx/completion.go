@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"ctx/query"
 	"ctx/sources"
 )
 
@@ -19,25 +18,23 @@ func completeProviders(cmd *cobra.Command, flag string) {
 	completeValues(cmd, flag, sources.Names(sources.Builtin())...)
 }
 
+// recentCompletions is how many recent sessions a session argument completes.
+const recentCompletions = 30
+
 // recentSessions completes a session argument with the ids of the most
 // recently active sessions, the title as each one's description. It reads
 // the store only when one exists and never fails the shell.
 func recentSessions(env *Env) cobra.CompletionFunc {
-	return func(_ *cobra.Command, args []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	return func(cmd *cobra.Command, args []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		r, err := query.Open(env.CtxHome())
-		if err != nil {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		defer r.Close()
-		list, err := r.ListSessions(query.SessionsRequest{Limit: 30})
+		rows, err := env.App().RecentSessions(cmd.Context(), recentCompletions)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
 		var out []cobra.Completion
-		for _, s := range list.Sessions {
+		for _, s := range rows {
 			if strings.HasPrefix(s.CtxSessionID, prefix) {
 				out = append(out, cobra.CompletionWithDesc(s.CtxSessionID, s.Provider+": "+fit(oneLine(s.Title), 60)))
 			}

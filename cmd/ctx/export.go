@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,8 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"ctx/export"
-	"ctx/query"
+	"ctx/app"
 )
 
 type exportOptions struct {
@@ -38,24 +38,24 @@ func newExportCmd(env *Env, f *format) *cobra.Command {
 		ValidArgsFunction: recentSessions(env),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.value == "text" {
-				f.value = export.Markdown
+				f.value = app.ExportMarkdown
 			}
-			if err := f.check(export.Markdown, export.HTML, export.JSONL); err != nil {
+			if err := f.check(app.ExportMarkdown, app.ExportHTML, app.ExportJSONL); err != nil {
 				return err
 			}
-			return runExport(env, f.value, opts, args[0])
+			return runExport(cmd.Context(), env, f.value, opts, args[0])
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVarP(&opts.Output, "output", "o", "", "write to this file instead of stdout")
 	fl.BoolVar(&opts.Force, "force", false, "replace the -o file when it exists")
 	fl.StringVar(&opts.Range, "range", "", "only event ordinals FIRST-LAST (10-20, 10-, -20)")
-	fl.IntVar(&opts.Clip, "clip", export.DefaultClip, "bytes of one tool output or diff to show")
+	fl.IntVar(&opts.Clip, "clip", app.ExportDefaultClip, "bytes of one tool output or diff to show")
 	return cmd
 }
 
-func runExport(env *Env, format string, opts *exportOptions, arg string) error {
-	from, to, err := export.ParseRange(opts.Range)
+func runExport(ctx context.Context, env *Env, format string, opts *exportOptions, arg string) error {
+	from, to, err := app.ParseExportRange(opts.Range)
 	if err != nil {
 		return usagef("--range: %v", err)
 	}
@@ -71,20 +71,17 @@ func runExport(env *Env, format string, opts *exportOptions, arg string) error {
 			return fmt.Errorf("%w: %s (pass --force to replace it)", errTargetExists, opts.Output)
 		}
 	}
-	r, err := query.Open(env.CtxHome())
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	id, err := r.ResolveSession(arg)
-	if err != nil {
-		return err
-	}
-	eo := export.Options{Format: format, From: from, To: to, Clip: opts.Clip, Version: version, Now: env.Now()}
-	if target == "" {
-		return export.Write(env.Stdout, r, id, eo)
-	}
-	return writeFileAtomic(target, func(f *os.File) error { return export.Write(f, r, id, eo) })
+	eo := app.ExportOptions{Format: format, From: from, To: to, Clip: opts.Clip, Version: version, Now: env.Now()}
+	return env.App().Pinned(ctx, func(p *app.Pinned) error {
+		id, err := p.ResolveSession(ctx, arg)
+		if err != nil {
+			return err
+		}
+		if target == "" {
+			return p.Export(ctx, env.Stdout, id, eo)
+		}
+		return writeFileAtomic(target, func(f *os.File) error { return p.Export(ctx, f, id, eo) })
+	})
 }
 
 // writeFileAtomic writes a private file beside target and renames it into

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -8,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"ctx/query"
+	"ctx/app"
 )
 
 type listSessionsOptions struct {
@@ -34,7 +35,7 @@ func newListSessionsCmd(env *Env, f *format) *cobra.Command {
 			if err := f.check("text", "json"); err != nil {
 				return err
 			}
-			return runListSessions(env, f, opts)
+			return runListSessions(cmd.Context(), env, f, opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -48,7 +49,7 @@ func newListSessionsCmd(env *Env, f *format) *cobra.Command {
 	fl.BoolVar(&opts.PrimaryOnly, "primary-only", false, "exclude subagent sessions")
 	fl.StringVar(&opts.Sort, "sort", "activity", "activity, started, events or name")
 	fl.BoolVar(&opts.Reverse, "reverse", false, "reverse the order")
-	fl.IntVar(&opts.Limit, "limit", query.DefaultSessionsLimit, fmt.Sprintf("sessions per page (1-%d)", query.MaxSessionsLimit))
+	fl.IntVar(&opts.Limit, "limit", app.DefaultSessionsLimit, fmt.Sprintf("sessions per page (1-%d)", app.MaxSessionsLimit))
 	fl.BoolVar(&opts.All, "all", false, "every selected session, no paging")
 	fl.StringVar(&opts.Cursor, "cursor", "", "continue after the page that printed this cursor")
 	completeValues(cmd, "sort", "activity", "started", "events", "name")
@@ -56,24 +57,24 @@ func newListSessionsCmd(env *Env, f *format) *cobra.Command {
 	return cmd
 }
 
-func (o *listSessionsOptions) request(env *Env) (query.SessionsRequest, error) {
+func (o *listSessionsOptions) request(env *Env) (app.SessionsRequest, error) {
 	since, err := parseTime(o.Since, env.Now())
 	if err != nil {
-		return query.SessionsRequest{}, err
+		return app.SessionsRequest{}, err
 	}
 	until, err := parseTime(o.Until, env.Now())
 	if err != nil {
-		return query.SessionsRequest{}, err
+		return app.SessionsRequest{}, err
 	}
 	sort := o.Sort
 	switch sort {
 	case "activity", "last-activity", "":
-		sort = query.SortLastActivity
-	case query.SortStarted, query.SortEvents, query.SortName:
+		sort = app.SortLastActivity
+	case app.SortStarted, app.SortEvents, app.SortName:
 	default:
-		return query.SessionsRequest{}, usagef("--sort must be activity, started, events or name")
+		return app.SessionsRequest{}, usagef("--sort must be activity, started, events or name")
 	}
-	return query.SessionsRequest{SessionFilter: query.SessionFilter{Providers: o.Providers, SourceRoots: o.Roots,
+	return app.SessionsRequest{SessionFilter: app.SessionFilter{Providers: o.Providers, SourceRoots: o.Roots,
 		SourceGroups: o.Groups, Files: o.Files, Workspace: absDir(o.Workspace), Since: since, Until: until,
 		PrimaryOnly: o.PrimaryOnly}, Sort: sort, Reverse: o.Reverse, Limit: o.Limit, All: o.All, Cursor: o.Cursor}, nil
 }
@@ -89,17 +90,12 @@ func absDir(ws string) string {
 	return ws
 }
 
-func runListSessions(env *Env, f *format, opts *listSessionsOptions) error {
+func runListSessions(ctx context.Context, env *Env, f *format, opts *listSessionsOptions) error {
 	req, err := opts.request(env)
 	if err != nil {
 		return err
 	}
-	r, err := query.Open(env.CtxHome())
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	list, err := r.ListSessions(req)
+	list, err := env.App().ListSessions(ctx, req)
 	if err != nil {
 		return err
 	}
@@ -109,7 +105,7 @@ func runListSessions(env *Env, f *format, opts *listSessionsOptions) error {
 	return withPager(env, func() { printSessionList(env, list) })
 }
 
-func printSessionList(env *Env, l *query.SessionList) {
+func printSessionList(env *Env, l *app.SessionList) {
 	st, w, now := env.style(), env.width(), env.Now()
 	if len(l.Sessions) == 0 {
 		fmt.Fprintln(env.Stdout, "No sessions match.")

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"ctx/query"
+	"ctx/app"
 )
 
 type resumeOptions struct{ Exec bool }
@@ -40,12 +40,7 @@ func newResumeCmd(env *Env, f *format) *cobra.Command {
 }
 
 func runResume(ctx context.Context, env *Env, f *format, opts *resumeOptions, arg string) error {
-	r, err := query.Open(env.CtxHome())
-	if err != nil {
-		return err
-	}
-	res, err := r.Resume(arg)
-	r.Close()
+	res, err := env.App().Resume(ctx, arg)
 	if err != nil {
 		return err
 	}
@@ -67,7 +62,7 @@ func runResume(ctx context.Context, env *Env, f *format, opts *resumeOptions, ar
 
 // execResume runs the agent in the session's workspace with the terminal
 // handed over.
-func execResume(ctx context.Context, env *Env, res *query.Resume) error {
+func execResume(ctx context.Context, env *Env, res *app.Resume) error {
 	switch {
 	case !res.Supported:
 		return fmt.Errorf("%w: %s", errCannotResume, res.Message)
@@ -75,7 +70,7 @@ func execResume(ctx context.Context, env *Env, res *query.Resume) error {
 		return fmt.Errorf("%w: %s not found on PATH; the command is: %s", errCannotResume, res.Command[0], res.CommandLine)
 	case res.Workspace != "" && !res.WorkspaceExists:
 		return fmt.Errorf("%w: the session's workspace %s no longer exists; the command is: %s", errCannotResume,
-			res.Workspace, query.ShellQuote(res.Command...))
+			res.Workspace, app.ShellQuote(res.Command...))
 	}
 	cmd := exec.CommandContext(ctx, res.Command[0], res.Command[1:]...)
 	cmd.Dir = res.Workspace

@@ -1,12 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"ctx/query"
+	"ctx/app"
 )
 
 type statsOptions struct {
@@ -28,7 +29,7 @@ func newStatsCmd(env *Env, f *format) *cobra.Command {
 			if err := f.check("text", "json"); err != nil {
 				return err
 			}
-			return runStats(env, f, opts)
+			return runStats(cmd.Context(), env, f, opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -37,26 +38,21 @@ func newStatsCmd(env *Env, f *format) *cobra.Command {
 	fl.StringVar(&opts.Workspace, "workspace", "", "only sessions in this directory or below it")
 	fl.StringSliceVar(&opts.Providers, "provider", nil, "only these providers (repeatable)")
 	fl.BoolVar(&opts.PrimaryOnly, "primary-only", false, "exclude subagent sessions")
-	fl.StringVar(&opts.Period, "by", query.PeriodDay, "group by day or week")
+	fl.StringVar(&opts.Period, "by", app.PeriodDay, "group by day or week")
 	completeProviders(cmd, "provider")
-	completeValues(cmd, "by", query.PeriodDay, query.PeriodWeek)
+	completeValues(cmd, "by", app.PeriodDay, app.PeriodWeek)
 	return cmd
 }
 
-func runStats(env *Env, f *format, opts *statsOptions) error {
-	if opts.Period != query.PeriodDay && opts.Period != query.PeriodWeek {
+func runStats(ctx context.Context, env *Env, f *format, opts *statsOptions) error {
+	if opts.Period != app.PeriodDay && opts.Period != app.PeriodWeek {
 		return usagef("--by must be day or week")
 	}
 	filter, err := sessionFilter(env, opts.Providers, opts.Workspace, opts.Since, opts.Until, opts.PrimaryOnly)
 	if err != nil {
 		return err
 	}
-	r, err := query.Open(env.CtxHome())
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	s, err := r.Stats(query.StatsRequest{SessionFilter: filter, Period: opts.Period, Location: time.Local})
+	s, err := env.App().Stats(ctx, app.StatsRequest{SessionFilter: filter, Period: opts.Period, Location: time.Local})
 	if err != nil {
 		return err
 	}
@@ -66,22 +62,22 @@ func runStats(env *Env, f *format, opts *statsOptions) error {
 	return withPager(env, func() { printStats(env, s) })
 }
 
-func printStats(env *Env, s *query.Stats) {
+func printStats(env *Env, s *app.Stats) {
 	st, w := env.style(), env.Stdout
 	if s.Total.Sessions == 0 {
 		fmt.Fprintln(w, "No sessions in this window.")
 		return
 	}
 	fmt.Fprintln(w, st.bold("By agent"))
-	statsTable(env, st, "AGENT", s.Agents, func(r query.StatsRow) string { return r.Provider }, &s.Total)
+	statsTable(env, st, "AGENT", s.Agents, func(r app.StatsRow) string { return r.Provider }, &s.Total)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, st.bold("By "+s.Period))
-	rows := make([]query.StatsRow, len(s.Periods))
+	rows := make([]app.StatsRow, len(s.Periods))
 	for i, p := range s.Periods {
 		rows[i] = p.Total
 		rows[i].Provider = p.Period
 	}
-	statsTable(env, st, "PERIOD", rows, func(r query.StatsRow) string { return r.Provider }, nil)
+	statsTable(env, st, "PERIOD", rows, func(r app.StatsRow) string { return r.Provider }, nil)
 	if len(s.Models) > 0 {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, st.bold("Models"))
@@ -93,10 +89,10 @@ func printStats(env *Env, s *query.Stats) {
 	}
 }
 
-func statsTable(env *Env, st style, first string, rows []query.StatsRow, name func(query.StatsRow) string, total *query.StatsRow) {
+func statsTable(env *Env, st style, first string, rows []app.StatsRow, name func(app.StatsRow) string, total *app.StatsRow) {
 	t := &table{head: []string{first, "SESSIONS", "EVENTS", "PROMPTS", "TOOL CALLS", "COMMANDS", "FILES EDITED", "TOKENS"},
 		right: map[int]bool{1: true, 2: true, 3: true, 4: true, 5: true, 6: true, 7: true}, flex: 0, shrink: -1}
-	add := func(label string, r query.StatsRow) {
+	add := func(label string, r app.StatsRow) {
 		tokens := "-"
 		if r.TokenSessions > 0 {
 			tokens = humanCount(r.Tokens.Total())

@@ -8,8 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"ctx/blame"
-	"ctx/query"
+	"ctx/app"
 )
 
 type timelineOptions struct {
@@ -52,18 +51,8 @@ func runTimeline(ctx context.Context, env *Env, f *format, opts *timelineOptions
 	if err != nil {
 		return err
 	}
-	r, err := query.Open(env.CtxHome())
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	req := query.TimelineRequest{SessionFilter: filter, Location: time.Local}
-	if !opts.NoCommits {
-		if req.Commits, err = notedCommits(ctx, opts.Repo, filter.Since, filter.Until); err != nil {
-			return err
-		}
-	}
-	tl, err := r.Timeline(req)
+	tl, err := env.App().Timeline(ctx, app.TimelineRequest{SessionFilter: filter, Repo: opts.Repo,
+		NoCommits: opts.NoCommits, Location: time.Local})
 	if err != nil {
 		return err
 	}
@@ -74,36 +63,19 @@ func runTimeline(ctx context.Context, env *Env, f *format, opts *timelineOptions
 }
 
 // sessionFilter maps the shared session flags.
-func sessionFilter(env *Env, providers []string, ws, since, until string, primary bool) (query.SessionFilter, error) {
+func sessionFilter(env *Env, providers []string, ws, since, until string, primary bool) (app.SessionFilter, error) {
 	s, err := parseTime(since, env.Now())
 	if err != nil {
-		return query.SessionFilter{}, err
+		return app.SessionFilter{}, err
 	}
 	u, err := parseTime(until, env.Now())
 	if err != nil {
-		return query.SessionFilter{}, err
+		return app.SessionFilter{}, err
 	}
-	return query.SessionFilter{Providers: providers, Workspace: absDir(ws), Since: s, Until: u, PrimaryOnly: primary}, nil
+	return app.SessionFilter{Providers: providers, Workspace: absDir(ws), Since: s, Until: u, PrimaryOnly: primary}, nil
 }
 
-// notedCommits reads the noted commits of --repo, or of the current
-// directory's repository when there is one (none is not an error there).
-func notedCommits(ctx context.Context, dir string, since, until time.Time) ([]query.TimelineCommit, error) {
-	explicit := dir != ""
-	if !explicit {
-		dir = "."
-	}
-	repo, err := blame.OpenRepo(ctx, dir)
-	if err != nil {
-		if explicit {
-			return nil, usagef("--repo: %v", err)
-		}
-		return nil, nil
-	}
-	return blame.NotedCommits(ctx, repo, since, until)
-}
-
-func printTimeline(env *Env, tl *query.Timeline) {
+func printTimeline(env *Env, tl *app.Timeline) {
 	st, w := env.style(), env.Stdout
 	if len(tl.Days) == 0 {
 		fmt.Fprintln(w, "Nothing in this window.")
@@ -126,7 +98,7 @@ func printTimeline(env *Env, tl *query.Timeline) {
 }
 
 // printDayEntries prints a day's sessions and commits in time order.
-func printDayEntries(env *Env, st style, d *query.TimelineDay) {
+func printDayEntries(env *Env, st style, d *app.TimelineDay) {
 	w, width := env.Stdout, env.width()
 	si, ci := 0, 0
 	for si < len(d.Sessions) || ci < len(d.Commits) {
