@@ -56,6 +56,7 @@ func TestEndToEnd(t *testing.T) {
 			e.typedErrors()
 			e.pageSessionToEnd()
 			e.pageEventsToEnd()
+			e.listSessions(w)
 		})
 	}
 	t.Run("raw-pipe", func(t *testing.T) { rawPipe(t, w) })
@@ -80,7 +81,7 @@ func connectE2E(t *testing.T, w *world, version string) *e2e {
 		e.schemas[tool.Name] = resolveSchema(t, tool.OutputSchema)
 	}
 	slices.Sort(names)
-	want := []string{"blame", "continue_thread", "get_context", "ingest_context", "list_threads", "query_events",
+	want := []string{"blame", "continue_thread", "get_context", "ingest_context", "list_sessions", "list_threads", "query_events",
 		"save_session", "search", "show_event", "show_session", "sources", "status"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools %v, want %v", names, want)
@@ -306,6 +307,7 @@ func newGeneration(t *testing.T, w *world) {
 	cursor := page["pagination"].(map[string]any)["next_cursor"]
 	list := e.ok("query_events", map[string]any{"limit": 1})
 	listCursor := list["next_cursor"]
+	sessionsCursor := e.ok("list_sessions", map[string]any{"limit": 1})["next_cursor"]
 
 	sharedfx.Copy(t, filepath.Join(fixturesDir(t), "claude-code", "projects", heldBack),
 		filepath.Join(w.home, ".claude", "projects", heldBack))
@@ -317,4 +319,65 @@ func newGeneration(t *testing.T, w *world) {
 	}
 	e.fails("cursor_stale", "show_session", map[string]any{"ctx_session_id": sid, "mode": "log", "cursor": cursor})
 	e.fails("cursor_stale", "query_events", map[string]any{"limit": 1, "cursor": listCursor})
+	e.fails("cursor_stale", "list_sessions", map[string]any{"limit": 1, "cursor": sessionsCursor})
+}
+
+// listSessions pages list_sessions to the end and compares it with the
+// CLI's list of the same generation, then checks filters and typed errors.
+func (e *e2e) listSessions(w *world) {
+	var cliList struct {
+		Sessions []struct {
+			ID string `json:"ctx_session_id"`
+		} `json:"sessions"`
+	}
+	if err := json.Unmarshal([]byte(w.ctx(e.t, "list", "sessions", "--all", "--format", "json")), &cliList); err != nil {
+		e.t.Fatal(err)
+	}
+	args := map[string]any{"limit": 3}
+	var ids []string
+	for pages := 0; ; pages++ {
+		p := e.ok("list_sessions", args)
+		if p["kind"] != "session_list" {
+			e.t.Fatalf("kind %v", p["kind"])
+		}
+		for _, r := range p["sessions"].([]any) {
+			ids = append(ids, r.(map[string]any)["ctx_session_id"].(string))
+		}
+		next, ok := p["next_cursor"]
+		if ok == (p["complete"] == true) {
+			e.t.Fatalf("next_cursor present (%v) must mean not complete (%v)", ok, p["complete"])
+		}
+		if !ok {
+			if int(p["total"].(float64)) != len(ids) {
+				e.t.Fatalf("paged %d sessions, total says %v", len(ids), p["total"])
+			}
+			break
+		}
+		if pages > 1000 {
+			e.t.Fatal("paging does not end")
+		}
+		args["cursor"] = next
+	}
+	if len(ids) != len(cliList.Sessions) || len(ids) < 4 {
+		e.t.Fatalf("list_sessions paged %d sessions, the CLI lists %d", len(ids), len(cliList.Sessions))
+	}
+	for i, s := range cliList.Sessions {
+		if ids[i] != s.ID {
+			e.t.Fatalf("session %d: MCP %s, CLI %s", i, ids[i], s.ID)
+		}
+	}
+	for _, r := range e.ok("list_sessions", map[string]any{"providers": []string{"codex"}, "primary_only": true,
+		"sort": "events"})["sessions"].([]any) {
+		if row := r.(map[string]any); row["provider"] != "codex" || row["is_subagent"] != false {
+			e.t.Fatalf("providers codex, primary_only: got %v", row)
+		}
+	}
+	e.fails("invalid_request", "list_sessions", map[string]any{"sort": "size"})
+	e.fails("invalid_request", "list_sessions", map[string]any{"limit": 201})
+	e.fails("invalid_request", "list_sessions", map[string]any{"workspace": "relative/dir"})
+	e.fails("invalid_request", "list_sessions", map[string]any{"since": "2026-02-01", "until": "2026-01-01"})
+	e.fails("invalid_cursor", "list_sessions", map[string]any{"cursor": "not-a-cursor"}, "not-a-cursor")
+	first := e.ok("list_sessions", map[string]any{"limit": 1})
+	e.fails("cursor_mismatch", "list_sessions", map[string]any{"limit": 1, "sort": "name", "cursor": first["next_cursor"]})
+	e.fails("cursor_mismatch", "query_events", map[string]any{"cursor": first["next_cursor"]})
 }

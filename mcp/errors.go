@@ -3,6 +3,8 @@ package mcp
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"ctx/app"
 	"ctx/config"
@@ -73,11 +75,29 @@ func errorObject(err error, report func(error)) ErrorObject {
 		return ErrorObject{ErrorCode: string(CodeInvalidConfig),
 			Message: "the ctx config.toml cannot be used: run ctx sources in a terminal to see why"}
 	}
+	if c := app.CodeOf(err); c != "" && slices.Contains(errorCodes, c) {
+		// Classified (the store busy or missing, an object corrupt), but
+		// its message may name files: a curated one.
+		return ErrorObject{ErrorCode: string(c), Message: classifiedMessage(c), Details: detailsFor(c)}
+	}
 	if report != nil {
 		report(err)
 	}
 	return ErrorObject{ErrorCode: string(CodeInternal),
 		Message: "reading the ctx store failed; the server log (stderr) has the cause"}
+}
+
+// classifiedMessage is the curated message of a code app.CodeOf gives.
+func classifiedMessage(c query.Code) string {
+	switch c {
+	case query.CodeNoHistory:
+		return "nothing has been imported yet: run ctx import"
+	case query.CodeBusy:
+		return "another ctx process holds the store: retry in a moment"
+	case query.CodeCorrupt:
+		return "the ctx store holds a corrupt object: run ctx verify in a terminal"
+	}
+	return "the ctx store cannot answer (" + strings.ReplaceAll(string(c), "_", " ") + "): ctx status in a terminal says why"
 }
 
 // detailsFor adds the retry advice of the cursor codes.

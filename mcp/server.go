@@ -69,11 +69,12 @@ type Server struct {
 }
 
 // allTools lists every tool of the stdio door (tools/list shows them
-// sorted by name): the seven of spec 000 and the five of spec 001. The
+// sorted by name): the seven of spec 000, list_sessions (the session
+// browser of ctx list sessions) and the five of spec 001. The
 // definitions are built once: they are immutable.
 var allTools = sync.OnceValue(func() []toolDef {
 	return append([]toolDef{statusTool(), sourcesTool(), searchTool(), showSessionTool(), showEventTool(),
-		queryEventsTool(), blameTool()}, handoffTools()...)
+		queryEventsTool(), blameTool(), listSessionsTool()}, handoffTools()...)
 })
 
 // handoffTools are the five tools of spec 001, the whole HTTP surface.
