@@ -45,6 +45,7 @@ type shardWriter struct {
 	opts            BuildOptions
 	be              backend
 	seen            map[core.EventID]struct{}
+	lock            *os.File // the build lock on tmp, held until sealed or aborted
 }
 
 func newShardWriter(root string, opts BuildOptions) (*shardWriter, error) {
@@ -52,18 +53,30 @@ func newShardWriter(root string, opts BuildOptions) (*shardWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &shardWriter{name: name, root: root, tmp: filepath.Join(root, ".build-"+name), opts: opts,
+	w := &shardWriter{name: name, root: root, tmp: filepath.Join(root, buildPrefix+name), opts: opts,
 		seen: make(map[core.EventID]struct{})}
+	if w.lock, err = lockBuildDir(w.tmp); err != nil {
+		return nil, shardErr(name, "build", errBuildFailed, err)
+	}
 	if opts.Writer == WriterOffline {
 		w.be, err = newOfflineBackend(w.tmp, opts)
 	} else {
 		w.be, err = newOnlineBackend(w.tmp, opts)
 	}
 	if err != nil {
+		w.unlock()
 		_ = os.RemoveAll(w.tmp)
 		return nil, shardErr(name, "build", errBuildFailed, err)
 	}
 	return w, nil
+}
+
+// unlock releases the build lock (see leftovers.go).
+func (w *shardWriter) unlock() {
+	if w.lock != nil {
+		_ = w.lock.Close()
+		w.lock = nil
+	}
 }
 
 func newShardName() (string, error) {
@@ -93,6 +106,7 @@ func (w *shardWriter) add(ctx context.Context, d Doc) error {
 // moves it to its final name and verifies it by reopening. On error the
 // shard is removed.
 func (w *shardWriter) finish(ctx context.Context) (ShardMeta, error) {
+	defer w.unlock()
 	if err := w.be.close(ctx); err != nil {
 		w.abort()
 		return ShardMeta{}, shardErr(w.name, "build", errBuildFailed, err)
@@ -121,4 +135,5 @@ func (w *shardWriter) finish(ctx context.Context) (ShardMeta, error) {
 func (w *shardWriter) abort() {
 	w.be.abort()
 	_ = os.RemoveAll(w.tmp)
+	w.unlock()
 }

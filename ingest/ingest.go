@@ -201,6 +201,9 @@ func begin(ctx context.Context, opts Options) (*run, *refs.Refs, func(), error) 
 		return fail(err)
 	}
 	_ = objs.CleanTemp()
+	// Build directories a killed import or merge left (no live builder
+	// holds them): the next writer removes them, not only gc.
+	_, _ = index.CleanBuilds(store.At(opts.Home).Index())
 	st, err := loadState(objs, rs)
 	if err != nil {
 		return fail(err)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"ctx/index"
 	"ctx/objects"
 	"ctx/refs"
 	"ctx/semantic"
@@ -79,7 +80,7 @@ func GC(ctx context.Context, home string, keep time.Duration, now time.Time, bus
 	}
 	entries, _ := os.ReadDir(store.At(home).Index())
 	for _, e := range entries {
-		if e.IsDir() && !shards[e.Name()] {
+		if e.IsDir() && !shards[e.Name()] && !index.InFlight(store.At(home).Index(), e.Name()) {
 			if err := os.RemoveAll(filepath.Join(store.At(home).Index(), e.Name())); err == nil {
 				rep.ShardsRemoved++
 			}
