@@ -101,8 +101,9 @@ func badInput(t *testing.T, w *world) {
 		t.Fatalf("a query with invalid UTF-8 must still search: %s", r.Result)
 	}
 
-	// A 100 MB line, streamed: one invalid-request answer with id null,
-	// then the next request is served. The server must not have held it.
+	// A 100 MB line, streamed: one invalid-request answer with its id
+	// (read from the line's start), then the next request is served. The
+	// server must not have held it.
 	go func() {
 		chunk := bytes.Repeat([]byte("a"), 1<<20)
 		io.WriteString(stdin, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"search","arguments":{"query":"`)
@@ -114,7 +115,7 @@ func badInput(t *testing.T, w *world) {
 		io.WriteString(stdin, "\"}}}\n"+`{"jsonrpc":"2.0","id":"after","method":"ping"}`+"\n")
 	}()
 	r = next()
-	wantError(r, "null", -32600)
+	wantError(r, "5", -32600)
 	if !strings.Contains(r.Error.Message, fmt.Sprint(MaxRequestBytes)) {
 		t.Fatalf("the size error must say the limit: %q", r.Error.Message)
 	}

@@ -22,7 +22,11 @@
 //     arguments are the tool error invalid_request, checked by the handler
 //     (mcp-go's own schema validation carries no error_code).
 //   - Protocol error: a JSON-RPC error (parse error, invalid request,
-//     unknown method or tool). Never counted as usage.
+//     unknown method or tool). Never counted as usage. The transport
+//     judges envelopes itself (envelope.go, on stdio and HTTP): an id that
+//     is not a string or an integer (null included) is -32600 with id null
+//     and is not executed; params that do not decode are -32602 in JSON
+//     terms; an unknown tool's name is echoed clipped.
 //   - Untrusted excerpt: any field that carries stored transcript text
 //     (text, snippet, command, file texts, titles). Output schemas label
 //     them so, and the text fallback introduces them as data.
@@ -38,7 +42,9 @@
 //     probe with server/discover fall back to initialize.
 //   - Input lines: the transport hands mcp-go one complete line at a time.
 //     A line longer than MaxRequestBytes is discarded as it is read (never
-//     held) and answered with an invalid-request error, id null. A request
+//     held) and answered with an invalid-request error carrying its id when
+//     the id is a member at the line's start or its last member (else id
+//     null). A request
 //     other than initialize, server/discover or ping read before any
 //     initialize is answered with an invalid-request error and not served.
 //   - Status: the status tool returns sdk.ReadStatus, the read model ctx

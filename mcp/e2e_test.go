@@ -62,6 +62,7 @@ func TestEndToEnd(t *testing.T) {
 	t.Run("raw-pipe", func(t *testing.T) { rawPipe(t, w) })
 	t.Run("status-read-model", func(t *testing.T) { statusReadModel(t, w) })
 	t.Run("bad-input", func(t *testing.T) { badInput(t, w) })
+	t.Run("envelopes", func(t *testing.T) { envelopes(t, w) })
 	t.Run("new-generation", func(t *testing.T) { newGeneration(t, w) })
 }
 

@@ -93,6 +93,9 @@ func (d *door) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			defer d.forget(sid)
 		}
 	}
+	if d.judgeHTTP(w, r) {
+		return
+	}
 	bw := &bindWriter{ResponseWriter: w, bind: func(sid string) { d.bind(sid, e.ID) }}
 	d.next.ServeHTTP(bw, r.WithContext(withToken(r.Context(), e)))
 }

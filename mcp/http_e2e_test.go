@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"os/exec"
 	"regexp"
@@ -153,24 +154,8 @@ func TestHTTPDoor(t *testing.T) {
 // session id used with another token.
 func rawRefusals(t *testing.T, endpoint, owner, other, sid string) {
 	post := func(token, origin, session string) int {
-		body := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
-		req, _ := http.NewRequest("POST", endpoint, strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+token)
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
-		if origin != "" {
-			req.Header.Set("Origin", origin)
-		}
-		if session != "" {
-			req.Header.Set("Mcp-Session-Id", session)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		return resp.StatusCode
+		code, _ := postBody(t, endpoint, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, token, origin, session)
+		return code
 	}
 	if code := post(owner, "http://evil.example", sid); code != http.StatusForbidden {
 		t.Errorf("foreign Origin: %d", code)
@@ -181,4 +166,39 @@ func rawRefusals(t *testing.T, endpoint, owner, other, sid string) {
 	if code := post(owner, "http://localhost:3000", sid); code != http.StatusOK {
 		t.Errorf("owner on its session: %d", code)
 	}
+	// The envelope rules hold over HTTP too: an id that is neither a string
+	// nor an integer is not executed.
+	for body, want := range map[string]string{
+		`{"jsonrpc":"2.0","id":true,"method":"ping"}`:                          `{"code":-32600`,
+		`{"jsonrpc":"2.0","id":"p","method":"tools/call","params":{"name":5}}`: `{"code":-32602`,
+	} {
+		code, got := postBody(t, endpoint, body, owner, "", sid)
+		if code != http.StatusOK || !strings.Contains(got, want) || strings.Contains(got, "Go struct") {
+			t.Errorf("%s over HTTP: %d %s", body, code, got)
+		}
+	}
+}
+
+// postBody POSTs one JSON-RPC body to the HTTP door and returns the status
+// and the body of the answer.
+func postBody(t *testing.T, endpoint, body, token, origin, session string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", endpoint, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	if origin != "" {
+		req.Header.Set("Origin", origin)
+	}
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	got, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(got)
 }

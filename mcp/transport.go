@@ -82,31 +82,30 @@ var beforeInitialize = map[string]bool{"initialize": true, "server/discover": tr
 // this mirrors how mcp-go decides that a line is a request it will answer
 // with this id: valid JSON, a string method, a non-null id and no result.
 func (t *transport) admit(line []byte) bool {
-	var env struct {
-		JSONRPC string          `json:"jsonrpc"`
-		Method  string          `json:"method"`
-		ID      any             `json:"id"`
-		Result  any             `json:"result"`
-		Params  json.RawMessage `json:"params"`
-	}
+	var env envelope
 	if json.Unmarshal(line, &env) != nil {
 		return true
 	}
-	if env.Method == "initialize" {
+	if !env.isRequest() {
+		return true // a notification or a response: mcp-go's
+	}
+	if r := judge(line, &env, t.tools); r != nil {
+		t.reject(r.id, r.code, r.message)
+		return false
+	}
+	method := env.method()
+	if method == "initialize" {
 		t.initialized = true
 		if t.onInitialize != nil {
 			t.onInitialize(env.Params)
 		}
 	}
-	if env.ID == nil || env.Result != nil {
-		return true
-	}
-	if !t.initialized && env.Method != "" && !beforeInitialize[env.Method] {
-		t.reject(idKey(env.ID), codeInvalidRequest, "the session is not initialized: send initialize first")
+	if !t.initialized && !beforeInitialize[method] {
+		t.reject(string(env.ID), codeInvalidRequest, "the session is not initialized: send initialize first")
 		return false
 	}
-	c := &call{id: idKey(env.ID), start: time.Now()}
-	if env.Method == "tools/call" && env.JSONRPC == "2.0" && validID(env.ID) {
+	c := &call{id: idKeyJSON(env.ID), start: time.Now()}
+	if method == "tools/call" && env.JSONRPC == "2.0" {
 		var p struct {
 			Name string `json:"name"`
 		}
@@ -195,9 +194,13 @@ type gateReader struct {
 	chunk []byte
 	line  []byte // the line being read, up to MaxRequestBytes
 	over  bool   // the line being read outgrew MaxRequestBytes
-	ready []byte // admitted lines not yet handed on
-	off   int    // how much of ready was handed on
-	err   error
+	// overID is the id found at the start of the line that outgrew the
+	// bound, tail the last tailKeep bytes read of it (see envelope.go).
+	overID string
+	tail   []byte
+	ready  []byte // admitted lines not yet handed on
+	off    int    // how much of ready was handed on
+	err    error
 }
 
 func (g *gateReader) Read(p []byte) (int, error) {
@@ -239,16 +242,27 @@ func (g *gateReader) scan(chunk []byte) {
 			part = chunk[:i]
 		}
 		if !g.over && len(g.line)+len(part) > MaxRequestBytes {
-			g.over, g.line = true, nil
+			g.over, g.overID = true, headID(append(g.line, part[:MaxRequestBytes-len(g.line)]...))
+			g.line = nil
 		}
 		if !g.over {
 			g.line = append(g.line, part...)
+		} else {
+			g.keepTail(part)
 		}
 		if i < 0 {
 			return
 		}
 		if g.over {
-			g.t.reject("null", codeInvalidRequest, fmt.Sprintf("the request line exceeds %d bytes and was discarded", MaxRequestBytes))
+			id := g.overID
+			if id == "" {
+				id = tailIDOf(g.tail)
+			}
+			if id == "" {
+				id = "null"
+			}
+			g.t.reject(id, codeInvalidRequest, fmt.Sprintf("the request line exceeds %d bytes and was discarded", MaxRequestBytes))
+			g.overID, g.tail = "", g.tail[:0]
 		} else if g.t.admit(g.line) {
 			g.ready = append(append(g.ready, g.line...), '\n')
 		}
@@ -257,6 +271,18 @@ func (g *gateReader) scan(chunk []byte) {
 		}
 		g.line, g.over = g.line[:0], false
 		chunk = chunk[i+1:]
+	}
+}
+
+// keepTail keeps the last tailKeep bytes of the discarded line.
+func (g *gateReader) keepTail(part []byte) {
+	if len(part) >= tailKeep {
+		g.tail = append(g.tail[:0], part[len(part)-tailKeep:]...)
+		return
+	}
+	g.tail = append(g.tail, part...)
+	if len(g.tail) > tailKeep {
+		g.tail = append(g.tail[:0], g.tail[len(g.tail)-tailKeep:]...)
 	}
 }
 
@@ -296,20 +322,17 @@ func (w *tapWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// validID reports whether a JSON-RPC id is a string or a number; other ids
-// are answered but never counted as usage.
-func validID(v any) bool {
-	switch v.(type) {
-	case string, float64:
-		return true
-	}
-	return false
-}
-
 // idKey is the canonical form of a JSON-RPC id decoded into any.
 func idKey(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// idKeyJSON is the canonical form of the JSON of an id.
+func idKeyJSON(raw json.RawMessage) string {
+	var v any
+	_ = json.Unmarshal(raw, &v)
+	return idKey(v)
 }
 
 // responseID returns the id of a response line, reading only as far as the
