@@ -11,6 +11,10 @@ import (
 // arguments, the SDK).
 type SearchRequest = query.SearchRequest
 
+// FilterArgs is a filter as a front end receives it; its Parse gives the
+// typed core.Filter of every read model's request.
+type FilterArgs = query.FilterArgs
+
 // SearchResult is the search read model: ctx search --format json and the
 // MCP search structuredContent.
 type SearchResult = query.SearchResult

@@ -32,7 +32,7 @@ func Collect(ctx context.Context, rd *query.Reader, repo *Repo, since time.Time)
 	w := &Written{Files: map[string][]Hunk{}}
 	c := &collector{rd: rd, repo: repo, w: w, natives: map[string]string{}, seen: map[string]bool{},
 		evAt: map[string]int{}}
-	req := query.ListRequest{Since: since, Content: query.ContentFull, Limit: query.MaxPageLimit}
+	req := query.ListRequest{Filter: core.Filter{Since: since}, Content: query.ContentFull, Limit: query.MaxPageLimit}
 	for {
 		page, err := rd.ListEvents(ctx, req)
 		if err != nil {

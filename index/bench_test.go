@@ -98,7 +98,7 @@ func BenchmarkSearch(b *testing.B) {
 		{"match", func(i int) Query { return Query{Text: queries[i%len(queries)], Limit: 10} }},
 		{"match_calls", func(i int) Query { return Query{Text: queries[i%len(queries)], Scope: core.ScopeCalls, Limit: 10} }},
 		{"match_filtered", func(i int) Query {
-			return Query{Text: queries[i%len(queries)], Workspace: probe.Workspace, PrimaryOnly: true, Limit: 10}
+			return Query{Text: queries[i%len(queries)], Limit: 10, Filter: core.Filter{Workspace: probe.Workspace, PrimaryOnly: true}}
 		}},
 		{"event_id", func(int) Query { return Query{Text: probe.EventID.String(), Limit: 10} }},
 	}

@@ -111,7 +111,7 @@ func newShardDoc(e *core.Event, s *core.Session, chunk objects.ID) *shardDoc {
 		Workspace:   s.Workspace,
 		SourceRoot:  s.Source.Root,
 		SourceGroup: s.Source.Group,
-		Files:       fileTerms(e.Files),
+		Files:       core.FileTerms(e.Files),
 		Tool:        toolTerms(e),
 		Text:        eventText(e),
 	}
@@ -176,35 +176,6 @@ func eventText(e *core.Event) string {
 		return e.Text
 	}
 	return strings.Join(parts, "\n")
-}
-
-// fileTerms lists each touched path and its base name, once each.
-func fileTerms(files []core.FileTouch) []string {
-	var out []string
-	add := func(p string) {
-		if p == "" {
-			return
-		}
-		for _, t := range []string{p, baseName(p)} {
-			if t != "" && !contains(out, t) {
-				out = append(out, t)
-			}
-		}
-	}
-	for _, f := range files {
-		add(f.Path)
-		add(f.MovedTo)
-	}
-	return out
-}
-
-// baseName is the last element of a slash or backslash separated path.
-func baseName(p string) string {
-	p = strings.TrimRight(p, `/\`)
-	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
-		p = p[i+1:]
-	}
-	return p
 }
 
 func toolTerms(e *core.Event) []string {

@@ -209,7 +209,7 @@ func (c *clauseBuilder) exact(w string) []query.Query {
 		// The files field holds each touched path and its base name: a
 		// relative path or a path from another machine meets its file by name.
 		f := query.Query(term(fieldFiles, w, 1))
-		if b := baseName(w); b != "" && b != w {
+		if b := core.FileName(w); b != "" && b != w {
 			f = query.NewDisjunctionQuery([]query.Query{f, term(fieldFiles, b, 1)})
 		}
 		out := []query.Query{cs(f, k)}

@@ -36,30 +36,9 @@ type Query struct {
 	// Scope selects event classes and weights them (core.Scope.Weight) at
 	// query time. Zero means all.
 	Scope core.Scope
-	// EventType restricts to one type (callers reject it combined with a
-	// scope other than all; here both simply apply).
-	EventType core.EventType
-	Providers []string
-	// Workspace matches sessions whose workspace is this path or lies under
-	// it (/a/b matches /a/b and /a/b/c, not /a/bc).
-	Workspace string
-	Roles     []core.Role
-	Sessions  []core.SessionID
-	// SourceRoots and SourceGroups form one OR set over the sessions'
-	// configured source root and group names (spec 000).
-	SourceRoots  []string
-	SourceGroups []string
-	// Files matches events that touched one of these paths or file names
-	// (exact, case-sensitive).
-	Files []string
-	// Tools matches events of these tool names (exact; for MCP calls also
-	// the MCP tool name).
-	Tools []string
-	// Since is inclusive and Until exclusive; zero means unbounded. Events
-	// without a timestamp never pass a time bound.
-	Since, Until time.Time
-	// PrimaryOnly excludes subagent sessions.
-	PrimaryOnly bool
+	// Filter selects the events searched (core.Filter; its Types are
+	// ANDed with the scope's).
+	Filter core.Filter
 	// Limit is the number of hits (DefaultLimit, at most MaxLimit).
 	Limit int
 	// Superseded drops hits for which it returns true (a generation's
@@ -127,7 +106,7 @@ func (r *Reader) Search(ctx context.Context, q Query) (Result, error) {
 	}
 	f := append(filters(q, scope), fieldFilters(plan.fields)...)
 	n := max(candidateFactor*limit, minCandidates)
-	c := &collector{r: r, q: q, plan: plan, loader: loader, seen: map[core.EventID]bool{}}
+	c := &collector{r: r, q: q, match: q.Filter.Compile(), plan: plan, loader: loader, seen: map[core.EventID]bool{}}
 	res := Result{}
 	if plan.narrow == nil {
 		err = c.fetch(ctx, query.NewMatchAllQuery(), f, nil, false, n)
@@ -175,6 +154,7 @@ func weigh(hits []core.Hit, scope core.Scope) []core.Hit {
 type collector struct {
 	r       *Reader
 	q       Query
+	match   *core.Match // q.Filter compiled
 	plan    *textPlan
 	loader  *hitLoader
 	seen    map[core.EventID]bool
@@ -233,7 +213,7 @@ func (c *collector) collect(dms []*search.DocumentMatch) error {
 		if err != nil {
 			return err
 		}
-		if !inTime(&c.q, h.Timestamp) {
+		if !inTime(c.match, &c.q.Filter, h.Timestamp) {
 			continue // on a boundary day, outside the exact bound
 		}
 		if math.IsNaN(h.Score) || math.IsInf(h.Score, 0) {
@@ -294,30 +274,29 @@ func filters(q Query, scope core.Scope) []query.Query {
 		}
 	}
 	if scope != core.ScopeAll {
-		add(fieldType, typeStrs(scope.Types()))
+		add(fieldType, strs(scope.Types()))
 	}
-	if q.EventType != "" {
-		add(fieldType, []string{string(q.EventType)})
-	}
-	add(fieldProvider, q.Providers)
-	add(fieldRole, roleStrs(q.Roles))
-	add(fieldSession, sessionStrs(q.Sessions))
-	add(fieldFiles, q.Files)
-	add(fieldTool, q.Tools)
-	if len(q.SourceRoots)+len(q.SourceGroups) > 0 {
-		src := anyTerm(fieldSourceRoot, q.SourceRoots)
-		for _, g := range q.SourceGroups {
+	f := &q.Filter
+	add(fieldType, strs(f.Types))
+	add(fieldProvider, f.Providers)
+	add(fieldRole, strs(f.Roles))
+	add(fieldSession, idStrs(f.Sessions))
+	add(fieldRoot, idStrs(f.RootSessions))
+	add(fieldFiles, f.Files)
+	if len(f.SourceRoots)+len(f.SourceGroups) > 0 {
+		src := anyTerm(fieldSourceRoot, f.SourceRoots)
+		for _, g := range f.SourceGroups {
 			src.AddQuery(term(fieldSourceGroup, g, 1))
 		}
 		out = append(out, src)
 	}
-	if w := workspaceQuery(q.Workspace); w != nil {
+	if w := workspaceQuery(f.Workspace); w != nil {
 		out = append(out, w)
 	}
-	if d := dayRange(q.Since, q.Until); d != nil {
+	if d := dayRange(f.Since, f.Until); d != nil {
 		out = append(out, d)
 	}
-	if q.PrimaryOnly {
+	if f.PrimaryOnly {
 		b := query.NewBoolFieldQuery(false)
 		b.SetField(fieldSubagent)
 		out = append(out, b)
@@ -346,16 +325,11 @@ func dayRange(since, until time.Time) query.Query {
 	return r
 }
 
-// inTime reports whether a hit's time is within q's bounds (Since
-// inclusive, Until exclusive); a hit without a time passes no bound.
-func inTime(q *Query, ts time.Time) bool {
-	if q.Since.IsZero() && q.Until.IsZero() {
-		return true
-	}
-	if ts.IsZero() || !indexedTime(ts) {
-		return false
-	}
-	return !ts.Before(q.Since) && (q.Until.IsZero() || ts.Before(q.Until))
+// inTime reports whether a hit's time is within the filter's bounds
+// (Since inclusive, Until exclusive); a hit without an indexed time passes
+// no bound.
+func inTime(m *core.Match, f *core.Filter, ts time.Time) bool {
+	return !f.Timed() || (indexedTime(ts) && m.Time(ts))
 }
 
 // workspaceQuery matches the workspace itself or any path under it
@@ -378,23 +352,15 @@ func anyTerm(field string, values []string) *query.DisjunctionQuery {
 	return d
 }
 
-func typeStrs(ts []core.EventType) []string {
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = string(t)
+func strs[T ~string](vs []T) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = string(v)
 	}
 	return out
 }
 
-func roleStrs(rs []core.Role) []string {
-	out := make([]string, len(rs))
-	for i, r := range rs {
-		out[i] = string(r)
-	}
-	return out
-}
-
-func sessionStrs(ids []core.SessionID) []string {
+func idStrs(ids []core.SessionID) []string {
 	out := make([]string, len(ids))
 	for i, id := range ids {
 		out[i] = id.String()

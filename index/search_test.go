@@ -61,7 +61,7 @@ func TestScopeSelectionAndWeights(t *testing.T) {
 		})
 	}
 	t.Run("event type", func(t *testing.T) {
-		sameSet(t, find(t, r, Query{Text: "zebrafish", EventType: core.TypeCommandFinish}),
+		sameSet(t, find(t, r, Query{Text: "zebrafish", Filter: core.Filter{Types: []core.EventType{core.TypeCommandFinish}}}),
 			byType[core.TypeCommandFinish])
 	})
 	t.Run("invalid scope", func(t *testing.T) {
@@ -91,25 +91,25 @@ func TestFilters(t *testing.T) {
 		want []Doc
 	}{
 		{"none", Query{}, []Doc{dAB, dABC, dSib, dSub}},
-		{"workspace prefix", Query{Workspace: "/a/b"}, []Doc{dAB, dABC, dSub}},
-		{"workspace trailing slash", Query{Workspace: "/a/b/"}, []Doc{dAB, dABC, dSub}},
-		{"workspace leaf", Query{Workspace: "/a/b/c"}, []Doc{dABC}},
-		{"workspace sibling", Query{Workspace: "/a/bc"}, []Doc{dSib}},
-		{"workspace root", Query{Workspace: "/"}, []Doc{dAB, dABC, dSib, dSub}},
-		{"provider", Query{Providers: []string{core.ProviderCodex}}, []Doc{dSib}},
-		{"providers", Query{Providers: []string{core.ProviderCodex, core.ProviderClaude}}, []Doc{dAB, dABC, dSib, dSub}},
-		{"since", Query{Since: t0.Add(time.Hour)}, []Doc{dABC, dSib, dSub}},
-		{"until exclusive", Query{Until: t0.Add(time.Hour)}, []Doc{dAB}},
-		{"since until", Query{Since: t0.Add(time.Hour), Until: t0.Add(3 * time.Hour)}, []Doc{dABC, dSib}},
-		{"roles", Query{Roles: []core.Role{core.RoleUser, core.RoleTool}}, []Doc{dAB, dSub}},
-		{"sessions", Query{Sessions: []core.SessionID{abc.ID, sub.ID}}, []Doc{dABC, dSub}},
-		{"primary only", Query{PrimaryOnly: true}, []Doc{dAB, dABC, dSib}},
-		{"source root", Query{SourceRoots: []string{"work"}}, []Doc{dABC}},
-		{"source group or root", Query{SourceRoots: []string{"nope"}, SourceGroups: []string{"team"}}, []Doc{dABC}},
-		{"files", Query{Files: []string{"main.go"}}, []Doc{dABC}},
-		{"full path", Query{Files: []string{"/a/b/c/main.go"}}, []Doc{dABC}},
-		{"tools", Query{Tools: []string{"Grep"}}, []Doc{dSub}},
-		{"combined", Query{Workspace: "/a", PrimaryOnly: true, Since: t0.Add(time.Minute)}, []Doc{dABC, dSib}},
+		{"workspace prefix", Query{Filter: core.Filter{Workspace: "/a/b"}}, []Doc{dAB, dABC, dSub}},
+		{"workspace trailing slash", Query{Filter: core.Filter{Workspace: "/a/b/"}}, []Doc{dAB, dABC, dSub}},
+		{"workspace leaf", Query{Filter: core.Filter{Workspace: "/a/b/c"}}, []Doc{dABC}},
+		{"workspace sibling", Query{Filter: core.Filter{Workspace: "/a/bc"}}, []Doc{dSib}},
+		{"workspace root", Query{Filter: core.Filter{Workspace: "/"}}, []Doc{dAB, dABC, dSib, dSub}},
+		{"provider", Query{Filter: core.Filter{Providers: []string{core.ProviderCodex}}}, []Doc{dSib}},
+		{"providers", Query{Filter: core.Filter{Providers: []string{core.ProviderCodex, core.ProviderClaude}}}, []Doc{dAB, dABC, dSib, dSub}},
+		{"since", Query{Filter: core.Filter{Since: t0.Add(time.Hour)}}, []Doc{dABC, dSib, dSub}},
+		{"until exclusive", Query{Filter: core.Filter{Until: t0.Add(time.Hour)}}, []Doc{dAB}},
+		{"since until", Query{Filter: core.Filter{Since: t0.Add(time.Hour), Until: t0.Add(3 * time.Hour)}}, []Doc{dABC, dSib}},
+		{"roles", Query{Filter: core.Filter{Roles: []core.Role{core.RoleUser, core.RoleTool}}}, []Doc{dAB, dSub}},
+		{"sessions", Query{Filter: core.Filter{Sessions: []core.SessionID{abc.ID, sub.ID}}}, []Doc{dABC, dSub}},
+		{"primary only", Query{Filter: core.Filter{PrimaryOnly: true}}, []Doc{dAB, dABC, dSib}},
+		{"source root", Query{Filter: core.Filter{SourceRoots: []string{"work"}}}, []Doc{dABC}},
+		{"source group or root", Query{Filter: core.Filter{SourceRoots: []string{"nope"}, SourceGroups: []string{"team"}}}, []Doc{dABC}},
+		{"files", Query{Filter: core.Filter{Files: []string{"main.go"}}}, []Doc{dABC}},
+		{"full path", Query{Filter: core.Filter{Files: []string{"/a/b/c/main.go"}}}, []Doc{dABC}},
+		{"root sessions", Query{Filter: core.Filter{RootSessions: []core.SessionID{ab.ID}}}, []Doc{dAB, dSub}},
+		{"combined", Query{Filter: core.Filter{Workspace: "/a", PrimaryOnly: true, Since: t0.Add(time.Minute)}}, []Doc{dABC, dSib}},
 		{"calls scope", Query{Scope: core.ScopeCalls}, []Doc{dSub}},
 	}
 	for _, tt := range tests {
@@ -121,7 +121,7 @@ func TestFilters(t *testing.T) {
 	t.Run("empty text is newest first, grouped", func(t *testing.T) {
 		// dSub is newest, so its root group (with dAB) ranks first and the
 		// equally scored primary dAB leads it.
-		hits := find(t, r, Query{Workspace: "/a/b", Limit: 10})
+		hits := find(t, r, Query{Limit: 10, Filter: core.Filter{Workspace: "/a/b"}})
 		want := []core.EventID{dAB.Event.ID, dABC.Event.ID, dSub.Event.ID}
 		if got := ids(hits); !reflect.DeepEqual(got, want) {
 			t.Fatalf("order %v", describe(hits))
@@ -242,7 +242,7 @@ func TestGroupingThroughIndex(t *testing.T) {
 	if hits[0].EventID != strong.Event.ID {
 		t.Fatalf("the much stronger subagent hit should lead: %v", describe(hits))
 	}
-	prim := find(t, r, Query{Text: "heron", PrimaryOnly: true})
+	prim := find(t, r, Query{Text: "heron", Filter: core.Filter{PrimaryOnly: true}})
 	sameSet(t, prim, weak, third)
 }
 
@@ -369,12 +369,12 @@ func TestTimeBoundsAcrossDays(t *testing.T) {
 		want []Doc
 	}{
 		{"no bound", Query{}, []Doc{d1, d2, d3, d4, none}},
-		{"since mid-day", Query{Since: t0.Add(day + 2*time.Hour)}, []Doc{d3, d4}},
-		{"since exact", Query{Since: t0.Add(day + time.Hour)}, []Doc{d2, d3, d4}},
-		{"until mid-day", Query{Until: t0.Add(2*day + 22*time.Hour)}, []Doc{d1, d2}},
-		{"until exact is exclusive", Query{Until: t0.Add(day + time.Hour)}, []Doc{d1}},
-		{"window", Query{Since: t0, Until: t0.Add(3 * day)}, []Doc{d2, d3}},
-		{"empty window", Query{Since: t0.Add(3 * day), Until: t0.Add(39 * day)}, nil},
+		{"since mid-day", Query{Filter: core.Filter{Since: t0.Add(day + 2*time.Hour)}}, []Doc{d3, d4}},
+		{"since exact", Query{Filter: core.Filter{Since: t0.Add(day + time.Hour)}}, []Doc{d2, d3, d4}},
+		{"until mid-day", Query{Filter: core.Filter{Until: t0.Add(2*day + 22*time.Hour)}}, []Doc{d1, d2}},
+		{"until exact is exclusive", Query{Filter: core.Filter{Until: t0.Add(day + time.Hour)}}, []Doc{d1}},
+		{"window", Query{Filter: core.Filter{Since: t0, Until: t0.Add(3 * day)}}, []Doc{d2, d3}},
+		{"empty window", Query{Filter: core.Filter{Since: t0.Add(3 * day), Until: t0.Add(39 * day)}}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -113,10 +113,15 @@ func listRequest(in *queryEventsInput, now time.Time) (query.ListRequest, error)
 	if err != nil {
 		return req, err
 	}
-	req = query.ListRequest{Sessions: in.Sessions, RootSessions: in.RootSessions, Providers: in.Providers,
+	args := query.FilterArgs{Sessions: in.Sessions, RootSessions: in.RootSessions, Providers: in.Providers,
 		SourceRoots: in.SourceRoots, SourceGroups: in.SourceGroups, Roles: in.Roles, EventTypes: in.EventTypes,
-		Files: in.Files, Scope: deref(in.ContentScope), Workspace: in.Workspace, Since: since, Until: until,
-		PrimaryOnly: in.PrimaryOnly, Order: deref(in.Order), Content: deref(in.Content), Cursor: deref(in.Cursor)}
+		Files: in.Files, Workspace: in.Workspace, Since: since, Until: until, PrimaryOnly: in.PrimaryOnly}
+	filter, err := args.Parse()
+	if err != nil {
+		return req, err
+	}
+	req = query.ListRequest{Filter: filter, Scope: deref(in.ContentScope), Order: deref(in.Order),
+		Content: deref(in.Content), Cursor: deref(in.Cursor)}
 	if in.Limit != nil {
 		req.Limit = *in.Limit
 	}

@@ -133,10 +133,17 @@ func searchRequest(in *searchInput, now time.Time) (query.SearchRequest, string,
 	if err != nil {
 		return req, "", err
 	}
-	req = query.SearchRequest{Query: in.Query, Scope: deref(in.ContentScope), EventType: deref(in.EventType),
-		Providers: in.Providers, Workspace: in.Workspace, Since: since, Until: until, PrimaryOnly: in.PrimaryOnly,
-		SourceRoots: in.SourceRoots, SourceGroups: in.SourceGroups, Roles: in.Roles, Files: in.Files,
-		Sessions: in.Sessions}
+	args := query.FilterArgs{Providers: in.Providers, Workspace: in.Workspace, Since: since, Until: until,
+		PrimaryOnly: in.PrimaryOnly, SourceRoots: in.SourceRoots, SourceGroups: in.SourceGroups, Roles: in.Roles,
+		Files: in.Files, Sessions: in.Sessions}
+	if in.EventType != nil && *in.EventType != "" {
+		args.EventTypes = []string{*in.EventType}
+	}
+	filter, err := args.Parse()
+	if err != nil {
+		return req, "", err
+	}
+	req = query.SearchRequest{Query: in.Query, Scope: deref(in.ContentScope), Filter: filter}
 	if in.Limit != nil {
 		req.Limit = *in.Limit
 	}

@@ -27,7 +27,7 @@ func BenchmarkListEventsDeepPage(b *testing.B) {
 		}
 	}
 	id := tree.Sessions[big].Session.String()
-	req := ListRequest{Sessions: []string{id}, Limit: DefaultPageLimit}
+	req := ListRequest{Limit: DefaultPageLimit, Filter: mustFilter(FilterArgs{Sessions: []string{id}})}
 	p, err := req.plan()
 	if err != nil {
 		b.Fatal(err)

@@ -226,3 +226,12 @@ func TestMain(m *testing.M) {
 	synthOnce.Range(func(_, v any) bool { os.RemoveAll(v.(string)); return true })
 	os.Exit(code)
 }
+
+// mustFilter parses a test's filter arguments.
+func mustFilter(a FilterArgs) core.Filter {
+	f, err := a.Parse()
+	if err != nil {
+		panic(err)
+	}
+	return f
+}

@@ -100,10 +100,10 @@ func (r *Reader) SearchWith(ctx context.Context, req SearchRequest, so SemanticO
 		return nil, err
 	}
 	out := newResult(r, req, scope)
-	if err := r.resolveSelectors(req.SourceRoots, req.SourceGroups); err != nil {
+	if err := r.resolveSelectors(req.Filter.SourceRoots, req.Filter.SourceGroups); err != nil {
 		return nil, err
 	}
-	if err := r.checkProviders(req.Providers); err != nil {
+	if err := r.checkProviders(req.Filter.Providers); err != nil {
 		return nil, err
 	}
 	out.Metadata.RequestedMode, out.Metadata.Mode = req.Mode, req.Mode
@@ -144,12 +144,16 @@ func planMode(req *SearchRequest, scope core.Scope, cfg config.Semantic, md *Sea
 	if req.SemanticWeight != nil {
 		weight = *req.SemanticWeight
 	}
+	var eventType core.EventType
+	if len(req.Filter.Types) == 1 {
+		eventType = req.Filter.Types[0]
+	}
 	var reason, note string
 	switch {
-	case !inProjection(scope, core.EventType(req.EventType)):
+	case !inProjection(scope, eventType):
 		if req.Mode == ModeSemantic {
 			return 0, Errorf(CodeUnsupportedMode, "semantic search covers messages and summaries only: "+
-				"search the %s scope with --mode lexical or hybrid", scopeName(scope, req.EventType))
+				"search the %s scope with --mode lexical or hybrid", scopeName(scope, string(eventType)))
 		}
 		reason, note = FallbackLexicalOnlyScope, "vectors cover messages and summaries only, so this scope is searched lexically"
 	case !cfg.Enabled:
@@ -287,19 +291,7 @@ const (
 // vectorHits returns the best n vector matches under the request's filters
 // as hits, scored by similarity times the scope's class weight, best first.
 func vectorHits(ctx context.Context, vs *vectorSide, req SearchRequest, scope core.Scope, n int) ([]core.Hit, int, error) {
-	f := &semantic.Filter{Providers: req.Providers, Workspace: req.Workspace, SourceRoots: req.SourceRoots,
-		SourceGroups: req.SourceGroups, Files: req.Files, Since: req.Since, Until: req.Until, PrimaryOnly: req.PrimaryOnly}
-	if req.EventType != "" {
-		f.Types = []core.EventType{core.EventType(req.EventType)}
-	}
-	for _, role := range req.Roles {
-		f.Roles = append(f.Roles, core.Role(role))
-	}
-	for _, id := range req.Sessions {
-		sid, _ := core.ParseSessionID(id)
-		f.Sessions = append(f.Sessions, sid)
-	}
-	res, err := vs.ix.Search(ctx, vs.q, f, n)
+	res, err := vs.ix.Search(ctx, vs.q, &req.Filter, n)
 	if err != nil {
 		return nil, 0, &Error{Code: CodeIndex, Message: "vector search failed", Err: err}
 	}

@@ -133,8 +133,7 @@ func TestSearchModesOverFixtures(t *testing.T) {
 
 func TestSemanticFilters(t *testing.T) {
 	r := fixtureReader(t)
-	res := search(t, r, SearchRequest{Query: "fix the tests", Mode: ModeSemantic, Roles: []string{"user"},
-		Providers: []string{"claude-code"}, Limit: 50}, defaults())
+	res := search(t, r, SearchRequest{Query: "fix the tests", Mode: ModeSemantic, Limit: 50, Filter: mustFilter(FilterArgs{Roles: []string{"user"}, Providers: []string{"claude-code"}})}, defaults())
 	if len(res.Results) == 0 {
 		t.Fatal("no results")
 	}
@@ -144,7 +143,7 @@ func TestSemanticFilters(t *testing.T) {
 		}
 	}
 	one := res.Results[0].CtxSessionID
-	res = search(t, r, SearchRequest{Query: "fix the tests", Mode: ModeHybrid, Sessions: []string{one}, Limit: 50}, defaults())
+	res = search(t, r, SearchRequest{Query: "fix the tests", Mode: ModeHybrid, Limit: 50, Filter: mustFilter(FilterArgs{Sessions: []string{one}})}, defaults())
 	for _, h := range res.Results {
 		if h.CtxSessionID != one {
 			t.Fatalf("hit of another session %s", h.CtxSessionID)
@@ -171,7 +170,7 @@ func TestHybridFallbacks(t *testing.T) {
 	}{
 		{"calls scope", FallbackLexicalOnlyScope, SearchRequest{Query: "git status", Scope: "calls"}, defaults()},
 		{"outputs scope", FallbackLexicalOnlyScope, SearchRequest{Query: "git status", Scope: "outputs"}, defaults()},
-		{"tool event type", FallbackLexicalOnlyScope, SearchRequest{Query: "git status", EventType: "tool_call"}, defaults()},
+		{"tool event type", FallbackLexicalOnlyScope, SearchRequest{Query: "git status", Filter: mustFilter(FilterArgs{EventTypes: []string{"tool_call"}})}, defaults()},
 		{"turned off", FallbackSemanticUnavailable, SearchRequest{Query: "git status"}, SemanticOptions{Config: off}},
 		{"request weight 0", FallbackWeightZero, SearchRequest{Query: "git status", SemanticWeight: weightPtr(0)}, defaults()},
 		{"config weight 0", FallbackWeightZero, SearchRequest{Query: "git status"}, SemanticOptions{Config: zero}},
@@ -215,7 +214,7 @@ func TestSemanticTypedErrors(t *testing.T) {
 	}{
 		{"calls", CodeUnsupportedMode, SearchRequest{Query: "x", Scope: "calls"}, defaults()},
 		{"outputs", CodeUnsupportedMode, SearchRequest{Query: "x", Scope: "outputs"}, defaults()},
-		{"event type", CodeUnsupportedMode, SearchRequest{Query: "x", EventType: "command_output"}, defaults()},
+		{"event type", CodeUnsupportedMode, SearchRequest{Query: "x", Filter: mustFilter(FilterArgs{EventTypes: []string{"command_output"}})}, defaults()},
 		{"weight 0", CodeSemanticUnavailable, SearchRequest{Query: "x", SemanticWeight: weightPtr(0)}, defaults()},
 		{"config weight 0", CodeSemanticUnavailable, SearchRequest{Query: "x"}, SemanticOptions{Config: zero}},
 		{"other embedder", CodeSemanticUnavailable, SearchRequest{Query: "x"},

@@ -34,21 +34,12 @@ const (
 // deterministic and stable across pages; it is not chronological across
 // sessions.
 type ListRequest struct {
-	Sessions, RootSessions []string // ses_… ids
-	Providers              []string
-	SourceRoots            []string
-	SourceGroups           []string
-	Roles                  []string
-	EventTypes             []string
-	Files                  []string // exact path or file name of a touched file
-	Scope                  string   // all|transcript|calls|outputs ("" = all); conflicts with EventTypes
-	Workspace              string   // the session's workspace is this directory or below it
-	Since, Until           time.Time
-	PrimaryOnly            bool
-	Order                  string // asc (default) | desc
-	Content                string // full (default) | text | none
-	Limit                  int    // default 200, 1..4096
-	Cursor                 string // opaque, from a previous page's NextCursor
+	Filter  core.Filter
+	Scope   string // all|transcript|calls|outputs ("" = all); conflicts with Filter.Types
+	Order   string // asc (default) | desc
+	Content string // full (default) | text | none
+	Limit   int    // default 200, 1..4096
+	Cursor  string // opaque, from a previous page's NextCursor
 	// MaxBytes, when positive, ends the page early once its compact JSON
 	// would exceed it (the page is then truncated). At least one event is
 	// returned, unless that event alone exceeds the budget:
@@ -143,16 +134,8 @@ const KindEventRangePage = "event_range_page"
 // listPlan is a validated, normalized request with its compiled filters.
 type listPlan struct {
 	sel      ListSelection
-	sessions []core.SessionID
-	roots    map[core.SessionID]bool
-	types    map[core.EventType]bool
-	roles    map[core.Role]bool
-	files    map[string]bool
-	provs    map[string]bool
-	srcRoots map[string]bool
-	srcGroup map[string]bool
-	since    time.Time
-	until    time.Time
+	sessions []core.SessionID // the session filter, sorted
+	match    *core.Match      // the filter compiled, with the scope's types
 	desc     bool
 	limit    int
 	maxBytes int
@@ -171,19 +154,19 @@ func (req *ListRequest) plan() (*listPlan, error) {
 		return nil, err
 	}
 	scope, _ := core.ParseScope(req.Scope)
-	p := &listPlan{since: req.Since, until: req.Until, desc: req.Order == OrderDesc,
-		limit: req.Limit, maxBytes: req.MaxBytes}
-	p.sel = ListSelection{Sessions: normList(req.Sessions), RootSessions: normList(req.RootSessions),
-		Providers: normList(req.Providers), SourceRoots: normList(req.SourceRoots),
-		SourceGroups: normList(req.SourceGroups), Roles: normList(req.Roles), EventTypes: normList(req.EventTypes),
-		Files: normList(req.Files), ContentScope: scope, Workspace: req.Workspace, PrimaryOnly: req.PrimaryOnly,
+	f := &req.Filter
+	p := &listPlan{desc: req.Order == OrderDesc, limit: req.Limit, maxBytes: req.MaxBytes}
+	p.sel = ListSelection{Sessions: normList(idStrs(f.Sessions)), RootSessions: normList(idStrs(f.RootSessions)),
+		Providers: normList(f.Providers), SourceRoots: normList(f.SourceRoots),
+		SourceGroups: normList(f.SourceGroups), Roles: normList(strs(f.Roles)), EventTypes: normList(strs(f.Types)),
+		Files: normList(f.Files), ContentScope: scope, Workspace: f.Workspace, PrimaryOnly: f.PrimaryOnly,
 		Order: req.Order, Content: req.Content, Limit: req.Limit}
-	if !req.Since.IsZero() {
-		t := req.Since.UTC()
+	if !f.Since.IsZero() {
+		t := f.Since.UTC()
 		p.sel.Since = &t
 	}
-	if !req.Until.IsZero() {
-		t := req.Until.UTC()
+	if !f.Until.IsZero() {
+		t := f.Until.UTC()
 		p.sel.Until = &t
 	}
 	p.compile(scope)
@@ -198,31 +181,13 @@ func (req *ListRequest) plan() (*listPlan, error) {
 }
 
 func (req *ListRequest) validateShape() error {
-	if len(req.EventTypes) > 0 && req.Scope != "" {
+	if len(req.Filter.Types) > 0 && req.Scope != "" {
 		return Errorf(CodeInvalidRequest, "event types and content scope cannot be combined: pass one or the other")
 	}
 	if _, err := core.ParseScope(req.Scope); err != nil {
 		return Errorf(CodeInvalidRequest, "invalid content scope: want all, transcript, calls or outputs")
 	}
-	for _, l := range [][]string{req.Sessions, req.RootSessions, req.Providers, req.Roles, req.EventTypes, req.Files} {
-		if len(l) > MaxFilterValues {
-			return Errorf(CodeInvalidRequest, "at most %d values per filter", MaxFilterValues)
-		}
-	}
-	for _, t := range req.EventTypes {
-		if !knownType(t) {
-			return Errorf(CodeInvalidRequest, "unknown event type (see ctx docs show event-types)")
-		}
-	}
-	if err := validRoles(req.Roles); err != nil {
-		return err
-	}
-	for _, id := range append(append([]string{}, req.Sessions...), req.RootSessions...) {
-		if _, err := core.ParseSessionID(id); err != nil {
-			return Errorf(CodeInvalidRequest, "a session filter is not a session id")
-		}
-	}
-	if err := validSelectors(req.SourceRoots, req.SourceGroups); err != nil {
+	if err := CheckFilter(&req.Filter); err != nil {
 		return err
 	}
 	return req.validatePaging()
@@ -252,20 +217,6 @@ func (req *ListRequest) validatePaging() error {
 	if req.MaxBytes < 0 {
 		return Errorf(CodeInvalidRequest, "max bytes must not be negative")
 	}
-	if !req.Since.IsZero() && !req.Until.IsZero() && req.Until.Before(req.Since) {
-		return Errorf(CodeInvalidRequest, "until is before since")
-	}
-	return nil
-}
-
-func validRoles(roles []string) error {
-	for _, r := range roles {
-		switch core.Role(r) {
-		case core.RoleUser, core.RoleAssistant, core.RoleSystem, core.RoleTool:
-		default:
-			return Errorf(CodeInvalidRequest, "role must be user, assistant, system or tool")
-		}
-	}
 	return nil
 }
 
@@ -279,48 +230,28 @@ func normList(in []string) []string {
 	return slices.Compact(out)
 }
 
-func setOf(in []string) map[string]bool {
-	if len(in) == 0 {
-		return nil
-	}
-	m := make(map[string]bool, len(in))
-	for _, v := range in {
-		m[v] = true
-	}
-	return m
-}
-
+// compile sorts the session filter and compiles the normalized filter, the
+// scope's types standing for its event types.
 func (p *listPlan) compile(scope core.Scope) {
 	s := &p.sel
-	for _, id := range s.Sessions {
-		sid, _ := core.ParseSessionID(id)
-		p.sessions = append(p.sessions, sid)
-	}
-	if len(s.RootSessions) > 0 {
-		p.roots = map[core.SessionID]bool{}
-		for _, id := range s.RootSessions {
-			sid, _ := core.ParseSessionID(id)
-			p.roots[sid] = true
-		}
-	}
-	types := scope.Types()
+	p.sessions, _ = sessionIDs(s.Sessions)
+	roots, _ := sessionIDs(s.RootSessions)
+	f := &core.Filter{Providers: s.Providers, Sessions: p.sessions, RootSessions: roots, SourceRoots: s.SourceRoots,
+		SourceGroups: s.SourceGroups, Workspace: s.Workspace, Files: s.Files, PrimaryOnly: s.PrimaryOnly,
+		Types: scope.Types()}
 	for _, t := range s.EventTypes {
-		types = append(types, core.EventType(t))
+		f.Types = append(f.Types, core.EventType(t))
 	}
-	if len(types) > 0 {
-		p.types = map[core.EventType]bool{}
-		for _, t := range types {
-			p.types[t] = true
-		}
+	for _, r := range s.Roles {
+		f.Roles = append(f.Roles, core.Role(r))
 	}
-	if len(s.Roles) > 0 {
-		p.roles = map[core.Role]bool{}
-		for _, r := range s.Roles {
-			p.roles[core.Role(r)] = true
-		}
+	if s.Since != nil {
+		f.Since = *s.Since
 	}
-	p.files, p.provs = setOf(s.Files), setOf(s.Providers)
-	p.srcRoots, p.srcGroup = setOf(s.SourceRoots), setOf(s.SourceGroups)
+	if s.Until != nil {
+		f.Until = *s.Until
+	}
+	p.match = f.Compile()
 }
 
 // ListEvents returns one page of the events the request selects from the

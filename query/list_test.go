@@ -94,26 +94,26 @@ func TestListEventsFilters(t *testing.T) {
 		req  ListRequest
 		keep func(*core.Session, *core.Event) bool
 	}{
-		{"session", ListRequest{Sessions: []string{sub.ID.String(), sub.ID.String()}},
+		{"session", ListRequest{Filter: mustFilter(FilterArgs{Sessions: []string{sub.ID.String(), sub.ID.String()}})},
 			func(s *core.Session, _ *core.Event) bool { return s.ID == sub.ID }},
-		{"root session", ListRequest{RootSessions: []string{sub.RootSessionID.String()}},
+		{"root session", ListRequest{Filter: mustFilter(FilterArgs{RootSessions: []string{sub.RootSessionID.String()}})},
 			func(s *core.Session, _ *core.Event) bool { return s.RootSessionID == sub.RootSessionID }},
-		{"primary only", ListRequest{PrimaryOnly: true},
+		{"primary only", ListRequest{Filter: mustFilter(FilterArgs{PrimaryOnly: true})},
 			func(s *core.Session, _ *core.Event) bool { return !s.IsSubagent }},
-		{"provider", ListRequest{Providers: []string{"codex"}},
+		{"provider", ListRequest{Filter: mustFilter(FilterArgs{Providers: []string{"codex"}})},
 			func(s *core.Session, _ *core.Event) bool { return s.Provider == "codex" }},
-		{"roles", ListRequest{Roles: []string{"user", "tool"}},
+		{"roles", ListRequest{Filter: mustFilter(FilterArgs{Roles: []string{"user", "tool"}})},
 			func(_ *core.Session, e *core.Event) bool { return e.Role == core.RoleUser || e.Role == core.RoleTool }},
-		{"types", ListRequest{EventTypes: []string{"tool_call", "command_start"}},
+		{"types", ListRequest{Filter: mustFilter(FilterArgs{EventTypes: []string{"tool_call", "command_start"}})},
 			func(_ *core.Session, e *core.Event) bool { return e.Type.Class() == core.ClassCall }},
 		{"scope outputs", ListRequest{Scope: "outputs"},
 			func(_ *core.Session, e *core.Event) bool { return e.Type.Class() == core.ClassOutput }},
-		{"time", ListRequest{Since: since, Until: until}, func(_ *core.Session, e *core.Event) bool {
+		{"time", ListRequest{Filter: mustFilter(FilterArgs{Since: since, Until: until})}, func(_ *core.Session, e *core.Event) bool {
 			return !e.Timestamp.IsZero() && !e.Timestamp.Before(since) && e.Timestamp.Before(until)
 		}},
-		{"workspace", ListRequest{Workspace: sub.Workspace + "/"},
+		{"workspace", ListRequest{Filter: mustFilter(FilterArgs{Workspace: sub.Workspace + "/"})},
 			func(s *core.Session, _ *core.Event) bool { return s.Workspace == sub.Workspace }},
-		{"and", ListRequest{Providers: []string{"claude-code"}, Roles: []string{"assistant"}, Scope: "transcript"},
+		{"and", ListRequest{Scope: "transcript", Filter: mustFilter(FilterArgs{Providers: []string{"claude-code"}, Roles: []string{"assistant"}})},
 			func(s *core.Session, e *core.Event) bool {
 				return s.Provider == "claude-code" && e.Role == core.RoleAssistant && e.Type.Class() == core.ClassMessage
 			}},
@@ -144,13 +144,13 @@ func TestListEventsFileFilter(t *testing.T) {
 	}
 	touches := func(_ *core.Session, e *core.Event) bool {
 		for _, f := range e.Files {
-			if f.Path == path || fileName(f.Path) == fileName(path) {
+			if f.Path == path || core.FileName(f.Path) == core.FileName(path) {
 				return true
 			}
 		}
 		return false
 	}
-	if got, w := listAll(t, r, ListRequest{Files: []string{fileName(path)}}), want(t, r, touches); !slices.Equal(got, w) || len(w) == 0 {
+	if got, w := listAll(t, r, ListRequest{Filter: mustFilter(FilterArgs{Files: []string{core.FileName(path)}})}), want(t, r, touches); !slices.Equal(got, w) || len(w) == 0 {
 		t.Fatalf("by file name: %d events, want %d", len(got), len(w))
 	}
 }
@@ -160,7 +160,7 @@ func TestListEventsContent(t *testing.T) {
 	ctx := context.Background()
 	rows := map[string][]EventRow{}
 	for _, c := range []string{ContentFull, ContentText, ContentNone} {
-		p, err := r.ListEvents(ctx, ListRequest{Content: c, Limit: 4096, EventTypes: []string{"tool_call"}})
+		p, err := r.ListEvents(ctx, ListRequest{Content: c, Limit: 4096, Filter: mustFilter(FilterArgs{EventTypes: []string{"tool_call"}})})
 		if err != nil || len(p.Events) == 0 || p.Selection.Content != c {
 			t.Fatalf("%s: %v", c, err)
 		}
@@ -196,18 +196,20 @@ func TestListEventsContent(t *testing.T) {
 func TestListEventsCursorBinding(t *testing.T) {
 	r := fixtureReader(t)
 	ctx := context.Background()
-	req := ListRequest{Providers: []string{"claude-code", "codex"}, Limit: 5}
+	req := ListRequest{Limit: 5, Filter: mustFilter(FilterArgs{Providers: []string{"claude-code", "codex"}})}
 	p, err := r.ListEvents(ctx, req)
 	if err != nil || p.NextCursor == "" || p.Complete || len(p.Events) != 5 {
 		t.Fatalf("first page: %v", err)
 	}
 	// The same request spelled in another order, with another limit, continues.
-	next := ListRequest{Providers: []string{"codex", "claude-code", "codex"}, Limit: 9, Cursor: p.NextCursor}
+	next := ListRequest{Limit: 9, Cursor: p.NextCursor, Filter: mustFilter(FilterArgs{Providers: []string{"codex", "claude-code", "codex"}})}
 	if q, err := r.ListEvents(ctx, next); err != nil || q.Events[0].CtxEventID == p.Events[4].CtxEventID {
 		t.Fatalf("continuation: %v", err)
 	}
-	for _, other := range []ListRequest{{Limit: 5}, {Providers: req.Providers, Content: ContentText},
-		{Providers: req.Providers, Order: OrderDesc}, {Providers: req.Providers, Roles: []string{"user"}}} {
+	withUser := req.Filter
+	withUser.Roles = []core.Role{core.RoleUser}
+	for _, other := range []ListRequest{{Limit: 5}, {Filter: req.Filter, Content: ContentText},
+		{Filter: req.Filter, Order: OrderDesc}, {Filter: withUser}} {
 		other.Cursor = p.NextCursor
 		_, err := r.ListEvents(ctx, other)
 		wantCode(t, err, CodeCursorMismatch)
@@ -240,12 +242,23 @@ func TestListEventsStale(t *testing.T) {
 func TestListEventsValidation(t *testing.T) {
 	r := fixtureReader(t)
 	secret := "zz-secret-value-zz"
-	for _, req := range []ListRequest{{Scope: "calls", EventTypes: []string{"message"}}, {Scope: secret},
-		{EventTypes: []string{secret}}, {Roles: []string{secret}}, {Sessions: []string{secret}},
-		{RootSessions: []string{secret}}, {SourceRoots: []string{secret + "!"}}, {SourceGroups: []string{secret}},
-		{Order: secret}, {Content: secret}, {Limit: -1}, {Limit: MaxPageLimit + 1}, {MaxBytes: -1},
-		{Since: time.Now(), Until: time.Now().Add(-time.Hour)}} {
-		_, err := r.ListEvents(context.Background(), req)
+	type tc struct {
+		req  ListRequest
+		args FilterArgs
+	}
+	cases := []tc{{req: ListRequest{Scope: "calls"}, args: FilterArgs{EventTypes: []string{"message"}}},
+		{req: ListRequest{Scope: secret}}, {args: FilterArgs{EventTypes: []string{secret}}},
+		{args: FilterArgs{Roles: []string{secret}}}, {args: FilterArgs{Sessions: []string{secret}}},
+		{args: FilterArgs{RootSessions: []string{secret}}}, {args: FilterArgs{SourceRoots: []string{secret + "!"}}},
+		{args: FilterArgs{SourceGroups: []string{secret}}}, {req: ListRequest{Order: secret}},
+		{req: ListRequest{Content: secret}}, {req: ListRequest{Limit: -1}}, {req: ListRequest{Limit: MaxPageLimit + 1}},
+		{req: ListRequest{MaxBytes: -1}}, {args: FilterArgs{Since: time.Now(), Until: time.Now().Add(-time.Hour)}}}
+	for _, c := range cases {
+		f, err := c.args.Parse() // the edge parses, then the read model validates
+		if err == nil {
+			c.req.Filter = f
+			_, err = r.ListEvents(context.Background(), c.req)
+		}
 		wantCode(t, err, CodeInvalidRequest)
 		if strings.Contains(err.Error(), secret) {
 			t.Fatalf("the error echoes the value: %v", err)

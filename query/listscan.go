@@ -165,86 +165,30 @@ func chunkAt(chunks []core.ChunkRef, ord int) int {
 	return sort.Search(len(chunks), func(i int) bool { return chunks[i].First > ord }) - 1
 }
 
+// keepEntry decides what a tree entry knows of its session, sparing the
+// load of its object; keepSession decides the rest (entries of older trees
+// know no workspace or span).
 func (p *listPlan) keepEntry(e *core.TreeEntry) bool {
-	if p.provs != nil && !p.provs[e.Provider] {
+	m := p.match
+	if !m.Provider(e.Provider) || !m.SessionID(e.Session, e.Root) {
 		return false
 	}
-	root := e.Root
-	if root.IsZero() {
-		root = e.Session
-	}
-	if p.roots != nil && !p.roots[root] {
+	if e.Workspace != "" && !m.Workspace(e.Workspace) {
 		return false
 	}
-	// What the entry knows of the session spares loading its object;
-	// keepSession decides the rest (entries of older trees know nothing).
-	if p.sel.Workspace != "" && e.Workspace != "" && !underWorkspace(p.sel.Workspace, e.Workspace) {
+	if started, ended, ok := e.Span(); ok && !m.Span(started, ended) {
 		return false
-	}
-	if started, ended, ok := e.Span(); ok && (!p.since.IsZero() || !p.until.IsZero()) {
-		if ended.Before(p.since) || (!p.until.IsZero() && !started.Before(p.until)) {
-			return false
-		}
 	}
 	return true
 }
 
 func (p *listPlan) keepSession(s *core.Session) bool {
-	if p.sel.PrimaryOnly && s.IsSubagent {
-		return false
-	}
-	if (p.srcRoots != nil || p.srcGroup != nil) && !p.srcRoots[s.Source.Root] && !p.srcGroup[s.Source.Group] {
-		return false
-	}
-	if p.sel.Workspace != "" && !underWorkspace(p.sel.Workspace, s.Workspace) {
-		return false
-	}
-	if !p.since.IsZero() || !p.until.IsZero() { // events without a timestamp never pass a bound
-		if s.Started.IsZero() || s.Ended.Before(p.since) || (!p.until.IsZero() && !s.Started.Before(p.until)) {
-			return false
-		}
-	}
-	return true
+	m := p.match
+	return m.Primary(s.IsSubagent) && m.Source(s.Source.Root, s.Source.Group) && m.Workspace(s.Workspace) &&
+		m.Span(s.Started, s.Ended)
 }
 
-func (p *listPlan) keepEvent(e *core.Event) bool {
-	if (p.types != nil && !p.types[e.Type]) || (p.roles != nil && !p.roles[e.Role]) {
-		return false
-	}
-	if !p.since.IsZero() || !p.until.IsZero() {
-		t := e.Timestamp
-		if t.IsZero() || t.Before(p.since) || (!p.until.IsZero() && !t.Before(p.until)) {
-			return false
-		}
-	}
-	if p.files == nil {
-		return true
-	}
-	for _, f := range e.Files {
-		for _, name := range []string{f.Path, f.MovedTo} {
-			if name != "" && (p.files[name] || p.files[fileName(name)]) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// fileName is the last element of a slash or backslash separated path.
-func fileName(p string) string {
-	p = strings.TrimRight(p, `/\`)
-	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
-		p = p[i+1:]
-	}
-	return p
-}
-
-// underWorkspace reports whether dir is the workspace ws or lies below it
-// (core.WorkspaceScope), as search's workspace filter.
-func underWorkspace(ws, dir string) bool {
-	sc, ok := core.ParseWorkspaceScope(ws)
-	return !ok || sc.Contains(dir)
-}
+func (p *listPlan) keepEvent(e *core.Event) bool { return p.match.Event(e) }
 
 // projectRow builds the row of an event under a content projection.
 func projectRow(s *core.Session, e *core.Event, content string) EventRow {

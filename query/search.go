@@ -22,22 +22,13 @@ const MaxLimit = 1000
 
 // SearchRequest is the input of search, from CLI flags or MCP arguments.
 type SearchRequest struct {
-	Query       string
-	Scope       string // "" means all
-	EventType   string
-	Providers   []string
-	Workspace   string
-	Since       time.Time
-	Until       time.Time
-	PrimaryOnly bool
-	Limit       int
-	// SourceRoots and SourceGroups form one OR set of configured source
-	// selectors (spec 000), ANDed with the other filters.
-	SourceRoots  []string
-	SourceGroups []string
-	Roles        []string
-	Files        []string
-	Sessions     []string
+	Query string
+	Scope string // "" means all
+	// Filter selects the events searched (FilterArgs.Parse builds it from a
+	// front end's strings); a search takes at most one event type, which
+	// cannot be combined with a scope.
+	Filter core.Filter
+	Limit  int
 	// Mode is ModeLexical (the default when empty), ModeSemantic or
 	// ModeHybrid (spec 000; see SearchWith).
 	Mode string
@@ -126,15 +117,15 @@ func (req *SearchRequest) Validate() (core.Scope, error) {
 	if len(req.Query) > MaxQueryBytes {
 		return "", Errorf(CodeInvalidRequest, "a query is limited to %d bytes", MaxQueryBytes)
 	}
-	if req.EventType != "" && req.Scope != "" {
+	if len(req.Filter.Types) > 1 {
+		return "", Errorf(CodeInvalidRequest, "a search takes one event type")
+	}
+	if len(req.Filter.Types) > 0 && req.Scope != "" {
 		return "", Errorf(CodeInvalidRequest, "event type and content scope cannot be combined: pass one or the other")
 	}
 	scope, err := core.ParseScope(req.Scope)
 	if err != nil {
 		return "", Errorf(CodeInvalidRequest, "invalid content scope: want all, transcript, calls or outputs")
-	}
-	if req.EventType != "" && !knownType(req.EventType) {
-		return "", Errorf(CodeInvalidRequest, "unknown event type (see ctx docs show event-types)")
 	}
 	if req.Limit == 0 {
 		req.Limit = 20
@@ -145,38 +136,10 @@ func (req *SearchRequest) Validate() (core.Scope, error) {
 	if err := req.validMode(); err != nil {
 		return "", err
 	}
-	if !req.Since.IsZero() && !req.Until.IsZero() && req.Until.Before(req.Since) {
-		return "", Errorf(CodeInvalidRequest, "until is before since")
-	}
-	if err := validSelectors(req.SourceRoots, req.SourceGroups); err != nil {
+	if err := CheckFilter(&req.Filter); err != nil {
 		return "", err
 	}
-	for _, r := range req.Roles {
-		switch core.Role(r) {
-		case core.RoleUser, core.RoleAssistant, core.RoleSystem, core.RoleTool:
-		default:
-			return "", Errorf(CodeInvalidRequest, "role must be user, assistant, system or tool")
-		}
-	}
-	for _, id := range req.Sessions {
-		if _, err := core.ParseSessionID(id); err != nil {
-			return "", Errorf(CodeInvalidRequest, "a session filter is not a session id")
-		}
-	}
 	return scope, nil
-}
-
-// validSelectors checks source selectors; its messages never echo values.
-func validSelectors(roots, groups []string) error {
-	if len(roots) > MaxSelectors || len(groups) > MaxSelectors {
-		return Errorf(CodeInvalidRequest, "at most %d source roots and %d source groups", MaxSelectors, MaxSelectors)
-	}
-	for _, v := range append(append([]string{}, roots...), groups...) {
-		if !config.ValidName(v) {
-			return Errorf(CodeInvalidRequest, "a source root or group is not 1-64 ASCII letters, digits, hyphens or underscores")
-		}
-	}
-	return nil
 }
 
 // resolveSelectors fails closed when a root or group is not a source of the
@@ -244,17 +207,20 @@ func (r *Reader) Search(ctx context.Context, req SearchRequest) (*SearchResult, 
 
 // newResult starts the read model of a validated request.
 func newResult(r *Reader, req SearchRequest, scope core.Scope) *SearchResult {
+	f := &req.Filter
 	out := &SearchResult{Generation: r.Ref(), Query: req.Query, Results: []SearchHit{},
-		Filters: SearchFilters{ContentScope: scope, EventType: req.EventType, Providers: req.Providers,
-			Workspace: req.Workspace, PrimaryOnly: req.PrimaryOnly}}
-	if !req.Since.IsZero() {
-		out.Filters.Since = &req.Since
+		Filters: SearchFilters{ContentScope: scope, Providers: f.Providers, Workspace: f.Workspace,
+			PrimaryOnly: f.PrimaryOnly, SourceRoots: f.SourceRoots, SourceGroups: f.SourceGroups,
+			Roles: strs(f.Roles), Files: f.Files, Sessions: idStrs(f.Sessions)}}
+	if len(f.Types) == 1 {
+		out.Filters.EventType = string(f.Types[0])
 	}
-	if !req.Until.IsZero() {
-		out.Filters.Until = &req.Until
+	if !f.Since.IsZero() {
+		out.Filters.Since = &f.Since
 	}
-	out.Filters.SourceRoots, out.Filters.SourceGroups = req.SourceRoots, req.SourceGroups
-	out.Filters.Roles, out.Filters.Files, out.Filters.Sessions = req.Roles, req.Files, req.Sessions
+	if !f.Until.IsZero() {
+		out.Filters.Until = &f.Until
+	}
 	return out
 }
 
@@ -264,18 +230,8 @@ func (r *Reader) lexical(ctx context.Context, req SearchRequest, scope core.Scop
 	if err != nil {
 		return index.Result{}, err
 	}
-	q := index.Query{Text: req.Query, Scope: scope, EventType: core.EventType(req.EventType),
-		Providers: req.Providers, Workspace: req.Workspace, Since: req.Since, Until: req.Until,
-		PrimaryOnly: req.PrimaryOnly, Limit: limit, Superseded: r.superseded,
-		SourceRoots: req.SourceRoots, SourceGroups: req.SourceGroups, Files: req.Files,
+	q := index.Query{Text: req.Query, Scope: scope, Filter: req.Filter, Limit: limit, Superseded: r.superseded,
 		Event: func(h core.Hit) (*core.Event, error) { return r.event(h.Chunk, h.EventID) }}
-	for _, role := range req.Roles {
-		q.Roles = append(q.Roles, core.Role(role))
-	}
-	for _, id := range req.Sessions {
-		sid, _ := core.ParseSessionID(id)
-		q.Sessions = append(q.Sessions, sid)
-	}
 	res, err := idx.Search(ctx, q)
 	if errors.Is(err, index.ErrNoSearchableTerms) {
 		return index.Result{}, Errorf(CodeInvalidRequest,

@@ -249,59 +249,45 @@ func subagentCounts(facts []fact) map[core.SessionID]int {
 // sessionMatcher is a compiled session filter (shared with the timeline
 // and stats).
 type sessionMatcher struct {
-	provs, roots, groups, files map[string]bool
-	ws                          string
-	since, until                time.Time
-	primary                     bool
+	m *core.Match
 }
 
 func newSessionMatcher(sel *FilterSelection) *sessionMatcher {
-	m := &sessionMatcher{provs: setOf(sel.Providers), roots: setOf(sel.SourceRoots), groups: setOf(sel.SourceGroups),
-		files: setOf(sel.Files), ws: sel.Workspace, primary: sel.PrimaryOnly}
+	f := &core.Filter{Providers: sel.Providers, SourceRoots: sel.SourceRoots, SourceGroups: sel.SourceGroups,
+		Files: sel.Files, Workspace: sel.Workspace, PrimaryOnly: sel.PrimaryOnly}
 	if sel.Since != nil {
-		m.since = *sel.Since
+		f.Since = *sel.Since
 	}
 	if sel.Until != nil {
-		m.until = *sel.Until
+		f.Until = *sel.Until
 	}
-	return m
+	return &sessionMatcher{m: f.Compile()}
 }
 
 // keepFact applies the matcher; the file filter falls back to the
 // session's events when its digest lists only some of its edited files.
-func (r *Reader) keepFact(m *sessionMatcher, f *fact) (bool, error) {
-	d := f.digest
-	switch {
-	case m.provs != nil && !m.provs[f.entry.Provider]:
-		return false, nil
-	case m.primary && (d.Subagent || !f.parent().IsZero()):
-		return false, nil
-	case (m.roots != nil || m.groups != nil) && !m.roots[d.SourceRoot] && !m.groups[d.SourceGroup]:
-		return false, nil
-	case m.ws != "" && !underWorkspace(m.ws, f.ws):
+func (r *Reader) keepFact(sm *sessionMatcher, f *fact) (bool, error) {
+	d, m := f.digest, sm.m
+	if !m.Provider(f.entry.Provider) || !m.Primary(d.Subagent || !f.parent().IsZero()) ||
+		!m.Source(d.SourceRoot, d.SourceGroup) || !m.Workspace(f.ws) || !m.Span(f.started, f.ended) {
 		return false, nil
 	}
-	if !m.since.IsZero() || !m.until.IsZero() {
-		if f.started.IsZero() || f.ended.Before(m.since) || (!m.until.IsZero() && !f.started.Before(m.until)) {
-			return false, nil
-		}
-	}
-	if m.files == nil {
+	if !m.HasFiles() {
 		return true, nil
 	}
 	for _, p := range d.Files {
-		if m.files[p] || m.files[fileName(p)] {
+		if m.File(p) {
 			return true, nil
 		}
 	}
 	if d.FilesComplete() {
 		return false, nil
 	}
-	return r.editedIn(f, m.files)
+	return r.editedIn(f, m)
 }
 
 // editedIn scans a session's events for an edit of one of the files.
-func (r *Reader) editedIn(f *fact, files map[string]bool) (bool, error) {
+func (r *Reader) editedIn(f *fact, m *core.Match) (bool, error) {
 	so, err := r.loadSession(f.entry)
 	if err != nil {
 		return false, err
@@ -313,7 +299,7 @@ func (r *Reader) editedIn(f *fact, files map[string]bool) (bool, error) {
 		}
 		for _, e := range c.Events {
 			for _, t := range e.Files {
-				if t.Op != core.OpRead && (files[t.Path] || files[fileName(t.Path)]) {
+				if t.Op != core.OpRead && m.File(t.Path) {
 					return true, nil
 				}
 			}

@@ -89,7 +89,7 @@ func BenchmarkExactEventID(b *testing.B) {
 	step := max(1, len(tree.Sessions)/200)
 	for i := 0; i < len(tree.Sessions) && len(ids) < 200; i += step {
 		e := tree.Sessions[i]
-		p, err := r.ListEvents(ctx, ListRequest{Sessions: []string{e.Session.String()}, Content: "none", Limit: 4096})
+		p, err := r.ListEvents(ctx, ListRequest{Content: "none", Limit: 4096, Filter: mustFilter(FilterArgs{Sessions: []string{e.Session.String()}})})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -52,7 +52,7 @@ func TestListEventsSkipsSessionsByTreeEntry(t *testing.T) {
 			req.Cursor = page.NextCursor
 		}
 	}
-	req := ListRequest{Since: since, Content: ContentNone, Limit: 100}
+	req := ListRequest{Content: ContentNone, Limit: 100, Filter: mustFilter(FilterArgs{Since: since})}
 	wantIDs := ids(r, req)
 	if len(wantIDs) == 0 {
 		t.Fatal("the window selects nothing")
@@ -67,13 +67,13 @@ func TestListEventsSkipsSessionsByTreeEntry(t *testing.T) {
 	}
 	// A workspace filter passes over it too (when the workspace differs).
 	for _, e := range tree.Sessions {
-		if e.Workspace != "" && e.Workspace != gone.Workspace && !underWorkspace(e.Workspace, gone.Workspace) {
-			ids(r, ListRequest{Workspace: e.Workspace, Content: ContentNone, Limit: 100})
+		if e.Workspace != "" && e.Workspace != gone.Workspace && !(&core.Filter{Workspace: e.Workspace}).Compile().Workspace(gone.Workspace) {
+			ids(r, ListRequest{Content: ContentNone, Limit: 100, Filter: mustFilter(FilterArgs{Workspace: e.Workspace})})
 			break
 		}
 	}
 	// Without the window the deleted object is read, and missed.
-	if _, err := r.ListEvents(context.Background(), ListRequest{Sessions: []string{gone.Session.String()}}); err == nil {
+	if _, err := r.ListEvents(context.Background(), ListRequest{Filter: mustFilter(FilterArgs{Sessions: []string{gone.Session.String()}})}); err == nil {
 		t.Fatal("the deleted session object was not needed: the test proves nothing")
 	}
 }
@@ -81,7 +81,7 @@ func TestListEventsSkipsSessionsByTreeEntry(t *testing.T) {
 // TestKeepEntryOldTree: an entry of a tree written before entries carried
 // the session's span is kept for the session object to decide.
 func TestKeepEntryOldTree(t *testing.T) {
-	req := ListRequest{Since: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC), Workspace: "/elsewhere"}
+	req := ListRequest{Filter: mustFilter(FilterArgs{Since: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC), Workspace: "/elsewhere"})}
 	p, err := req.plan()
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +96,7 @@ func TestKeepEntryOldTree(t *testing.T) {
 	if p.keepEntry(&known) {
 		t.Fatal("an entry that ended before the window was kept")
 	}
-	known.Started, known.Ended = req.Since, req.Since.Add(time.Hour)
+	known.Started, known.Ended = req.Filter.Since, req.Filter.Since.Add(time.Hour)
 	known.Workspace = "/repo"
 	if p.keepEntry(&known) {
 		t.Fatal("an entry outside the workspace was kept")

@@ -17,8 +17,11 @@ type (
 	SearchRequest = app.SearchRequest
 	SearchResult  = app.SearchResult
 	// SemanticOptions configure the vector side of SearchWith.
-	SemanticOptions    = app.SemanticOptions
-	ListRequest        = app.ListRequest
+	SemanticOptions = app.SemanticOptions
+	ListRequest     = app.ListRequest
+	// Filter selects events and sessions; FilterArgs parses one from strings.
+	Filter             = core.Filter
+	FilterArgs         = app.FilterArgs
 	EventRangePage     = app.EventRangePage
 	EventRow           = query.EventRow
 	EventView          = app.EventView

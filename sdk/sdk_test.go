@@ -100,7 +100,11 @@ func TestSearchShowEventList(t *testing.T) {
 		t.Fatalf("show event: %v", err)
 	}
 	var listed []string
-	req := sdk.ListRequest{Sessions: []string{hit.CtxSessionID}, Content: "none", Limit: 10}
+	filter, err := (&sdk.FilterArgs{Sessions: []string{hit.CtxSessionID}}).Parse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := sdk.ListRequest{Filter: filter, Content: "none", Limit: 10}
 	for {
 		p, err := c.ListEvents(ctx, req)
 		if err != nil || p.Kind != "event_range_page" {

@@ -120,7 +120,7 @@ func BenchmarkSearch(b *testing.B) {
 	queries := []string{"flaky test timeout", "parseConfig", "connection refused retry backoff",
 		"migration rollback database transaction", "nil pointer dereference in session store"}
 	rng := rand.New(rand.NewPCG(5, 6))
-	run := func(q func(i int) []float32, f *Filter) func(b *testing.B) {
+	run := func(q func(i int) []float32, f *core.Filter) func(b *testing.B) {
 		return func(b *testing.B) {
 			var times []time.Duration
 			for i := 0; b.Loop(); i++ {
@@ -141,6 +141,6 @@ func BenchmarkSearch(b *testing.B) {
 		dense[i] = sparseQuery(rng, DefaultDim, DefaultDim*4)
 	}
 	b.Run("builtin-query", run(builtin, nil))
-	b.Run("builtin-query-filtered", run(builtin, &Filter{Roles: []core.Role{core.RoleAssistant}, Since: time.Unix(1000, 0)}))
+	b.Run("builtin-query-filtered", run(builtin, &core.Filter{Roles: []core.Role{core.RoleAssistant}, Since: time.Unix(1000, 0)}))
 	b.Run("dense-query", run(func(i int) []float32 { return dense[i%len(dense)] }, nil))
 }

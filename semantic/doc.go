@@ -39,7 +39,7 @@
 // stay in cache, on GOMAXPROCS goroutines; a row's score is its dot product
 // times its scale. The built-in embedder's queries have a few dozen non-zero
 // dimensions of 384, so a search reads a small fraction of the codes. Rows
-// are filtered with the lexical index's rules (Filter), and the k best kept
+// are filtered with the lexical index's rules (core.Filter), and the k best kept
 // in a heap. No cgo: Bleve's own vector search needs FAISS.
 //
 // The built-in embedder hashes features of a text into 384 signed buckets:

@@ -1,34 +1,11 @@
 package semantic
 
 import (
-	"strings"
-	"time"
-
 	"ctx/core"
 )
 
-// Filter selects rows the way the lexical index's filters select events:
-// every set field must match (AND), a list matches any of its values, and
-// SourceRoots with SourceGroups form one OR set.
-type Filter struct {
-	Types        []core.EventType
-	Roles        []core.Role
-	Providers    []string
-	Sessions     []core.SessionID
-	SourceRoots  []string
-	SourceGroups []string
-	// Workspace matches the directory itself or any path under it.
-	Workspace string
-	// Files matches rows whose event touched one of these paths or base
-	// names (exact, case-sensitive).
-	Files []string
-	// Since is inclusive, Until exclusive; an event without a timestamp
-	// never passes a time bound.
-	Since, Until time.Time
-	PrimaryOnly  bool
-}
-
-// rowFilter is a Filter compiled for one set.
+// rowFilter is a core.Filter compiled for one set: the session-level
+// fields once per session, types and roles as tables of their codes.
 type rowFilter struct {
 	set       *Set
 	dead      []bool
@@ -43,16 +20,16 @@ type rowFilter struct {
 	anyFilter bool
 }
 
-func (f *Filter) compile(s *Set, dead []bool) *rowFilter {
+func compileFilter(f *core.Filter, s *Set, dead []bool) *rowFilter {
 	rf := &rowFilter{set: s, dead: dead}
 	if f == nil {
 		return rf
 	}
-	if f.sessionLevel() {
+	m := f.Compile()
+	if f.SessionLevel() {
 		rf.sessOK = make([]bool, len(s.sessions))
-		ws := workspaceMatcher(f.Workspace)
 		for i := range s.sessions {
-			rf.sessOK[i] = f.session(&s.sessions[i], ws)
+			rf.sessOK[i] = m.Session(s.sessions[i].facts())
 		}
 	}
 	if len(f.Types) > 0 {
@@ -67,7 +44,7 @@ func (f *Filter) compile(s *Set, dead []bool) *rowFilter {
 			rf.roles[roleCode(r)] = roleCode(r) != 0
 		}
 	}
-	if !f.Since.IsZero() || !f.Until.IsZero() {
+	if f.Timed() {
 		rf.timed, rf.since, rf.until = true, noTime+1, int64(1<<63-1)
 		if !f.Since.IsZero() {
 			rf.since = f.Since.UnixNano()
@@ -84,39 +61,6 @@ func (f *Filter) compile(s *Set, dead []bool) *rowFilter {
 		_, rf.filesErr = s.filesOf(0) // decode the file table now, before goroutines share it
 	}
 	return rf
-}
-
-func (f *Filter) sessionLevel() bool {
-	return len(f.Providers) > 0 || len(f.Sessions) > 0 || len(f.SourceRoots)+len(f.SourceGroups) > 0 ||
-		strings.TrimSpace(f.Workspace) != "" || f.PrimaryOnly
-}
-
-// session reports whether a session passes the session-level filters.
-func (f *Filter) session(m *sessionMeta, ws func(string) bool) bool {
-	if f.PrimaryOnly && m.Subagent {
-		return false
-	}
-	if len(f.Providers) > 0 && !contains(f.Providers, m.Provider) {
-		return false
-	}
-	if len(f.Sessions) > 0 && !containsID(f.Sessions, m.ID) {
-		return false
-	}
-	if len(f.SourceRoots)+len(f.SourceGroups) > 0 &&
-		!(m.SourceRoot != "" && contains(f.SourceRoots, m.SourceRoot)) &&
-		!(m.SourceGroup != "" && contains(f.SourceGroups, m.SourceGroup)) {
-		return false
-	}
-	return ws == nil || ws(m.Workspace)
-}
-
-func containsID(ids []core.SessionID, id core.SessionID) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }
 
 // accept reports whether row i is live and passes the filter.
@@ -148,13 +92,4 @@ func (rf *rowFilter) accept(i int) bool {
 		return false
 	}
 	return true
-}
-
-// workspaceMatcher matches a workspace and every path under it
-// (core.WorkspaceScope); nil for an empty filter.
-func workspaceMatcher(ws string) func(string) bool {
-	if sc, ok := core.ParseWorkspaceScope(ws); ok {
-		return sc.Contains
-	}
-	return nil
 }

@@ -117,6 +117,12 @@ type sessionMeta struct {
 	Provider, SourceRoot, SourceGroup, Workspace string
 }
 
+// facts is what the filter's session-level fields read.
+func (m *sessionMeta) facts() core.SessionFacts {
+	return core.SessionFacts{ID: m.ID, Root: m.Root, Provider: m.Provider, Workspace: m.Workspace,
+		SourceRoot: m.SourceRoot, SourceGroup: m.SourceGroup, Subagent: m.Subagent}
+}
+
 func newSessionMeta(s *core.Session) sessionMeta {
 	root := s.RootSessionID
 	if root.IsZero() {

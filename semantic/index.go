@@ -123,7 +123,7 @@ type Result struct {
 // Search returns the k live rows most similar to q (an L2-normalized vector
 // of the index's embedder) among those f accepts, by exact int8 dot product
 // over every row; rows with no positive similarity are never returned.
-func (ix *Index) Search(ctx context.Context, q []float32, f *Filter, k int) (Result, error) {
+func (ix *Index) Search(ctx context.Context, q []float32, f *core.Filter, k int) (Result, error) {
 	if len(q) != ix.Manifest.Dim {
 		return Result{}, ErrIncompatible
 	}
@@ -133,7 +133,7 @@ func (ix *Index) Search(ctx context.Context, q []float32, f *Filter, k int) (Res
 	}
 	filters := make([]*rowFilter, len(ix.sets))
 	for i, s := range ix.sets {
-		filters[i] = f.compile(s, ix.dead[i])
+		filters[i] = compileFilter(f, s, ix.dead[i])
 	}
 	top, considered, err := ix.scan(ctx, terms, filters, k)
 	if err != nil {

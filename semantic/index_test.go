@@ -134,26 +134,26 @@ func TestSearchFilters(t *testing.T) {
 	until := since.Add(20 * time.Hour)
 	live := func(r *testRow) bool { return !dead[r.chunk] }
 	cases := map[string]struct {
-		f      Filter
+		f      core.Filter
 		accept func(*testRow) bool
 	}{
-		"none":    {Filter{}, live},
-		"type":    {Filter{Types: []core.EventType{core.TypeSummary}}, func(r *testRow) bool { return r.event.Type == core.TypeSummary }},
-		"role":    {Filter{Roles: []core.Role{core.RoleUser}}, func(r *testRow) bool { return r.event.Role == core.RoleUser }},
-		"primary": {Filter{PrimaryOnly: true}, func(r *testRow) bool { return !r.session.IsSubagent }},
-		"provider": {Filter{Providers: []string{"codex"}},
+		"none":    {core.Filter{}, live},
+		"type":    {core.Filter{Types: []core.EventType{core.TypeSummary}}, func(r *testRow) bool { return r.event.Type == core.TypeSummary }},
+		"role":    {core.Filter{Roles: []core.Role{core.RoleUser}}, func(r *testRow) bool { return r.event.Role == core.RoleUser }},
+		"primary": {core.Filter{PrimaryOnly: true}, func(r *testRow) bool { return !r.session.IsSubagent }},
+		"provider": {core.Filter{Providers: []string{"codex"}},
 			func(r *testRow) bool { return r.session.Provider == "codex" }},
-		"workspace": {Filter{Workspace: "/src/a/"},
+		"workspace": {core.Filter{Workspace: "/src/a/"},
 			func(r *testRow) bool { return r.session.Workspace == "/src/a" || r.session.Workspace == "/src/a/sub" }},
-		"session": {Filter{Sessions: []core.SessionID{rows[5].session.ID}},
+		"session": {core.Filter{Sessions: []core.SessionID{rows[5].session.ID}},
 			func(r *testRow) bool { return r.session.ID == rows[5].session.ID }},
-		"sources": {Filter{SourceRoots: []string{"laptop"}, SourceGroups: []string{"g1"}},
+		"sources": {core.Filter{SourceRoots: []string{"laptop"}, SourceGroups: []string{"g1"}},
 			func(r *testRow) bool { return r.session.Source.Root == "laptop" || r.session.Source.Group == "g1" }},
-		"time": {Filter{Since: since, Until: until}, func(r *testRow) bool {
+		"time": {core.Filter{Since: since, Until: until}, func(r *testRow) bool {
 			ts := r.event.Timestamp
 			return !ts.IsZero() && !ts.Before(since) && ts.Before(until)
 		}},
-		"file": {Filter{Files: []string{"f1.go"}},
+		"file": {core.Filter{Files: []string{"f1.go"}},
 			func(r *testRow) bool { return len(r.event.Files) > 0 && r.event.Files[0].Path == "/src/a/f1.go" }},
 	}
 	rng := rand.New(rand.NewPCG(9, 9))

@@ -80,7 +80,7 @@ func (b *setBuilder) add(e *core.Event, s *core.Session, chunk objects.ID, v []f
 		meta.ID = e.SessionID
 	}
 	b.addRow(b.scratch, scale, rowMeta{id: e.ID, time: timeCode(e.Timestamp), typ: typeCode(e.Type),
-		role: roleCode(e.Role), chunk: chunk, session: &meta, files: fileTerms(e.Files)})
+		role: roleCode(e.Role), chunk: chunk, session: &meta, files: core.FileTerms(e.Files)})
 }
 
 // addRow appends a row of already quantized codes.
@@ -295,43 +295,4 @@ func writeFileSync(path string, data []byte) error {
 		err = cerr
 	}
 	return err
-}
-
-// fileTerms lists each touched path and its base name once, as the lexical
-// index does for its files filter.
-func fileTerms(files []core.FileTouch) []string {
-	var out []string
-	add := func(p string) {
-		for _, t := range []string{p, baseName(p)} {
-			if t != "" && !contains(out, t) {
-				out = append(out, t)
-			}
-		}
-	}
-	for _, f := range files {
-		add(f.Path)
-		add(f.MovedTo)
-	}
-	return out
-}
-
-func baseName(p string) string {
-	for len(p) > 0 && (p[len(p)-1] == '/' || p[len(p)-1] == '\\') {
-		p = p[:len(p)-1]
-	}
-	for i := len(p) - 1; i >= 0; i-- {
-		if p[i] == '/' || p[i] == '\\' {
-			return p[i+1:]
-		}
-	}
-	return p
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

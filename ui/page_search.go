@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strings"
 
-	"ctx/app"
 	"ctx/query"
 	"ctx/sources"
 )
@@ -57,31 +56,26 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) runSearch(ctx context.Context, d *searchData) error {
-	req := query.SearchRequest{Query: d.Q, Scope: d.Scope, Workspace: d.Workspace, PrimaryOnly: d.PrimaryOnly,
-		Limit: searchLimit, Mode: d.Mode}
+	args := query.FilterArgs{Workspace: d.Workspace, PrimaryOnly: d.PrimaryOnly}
 	if d.Provider != "" {
-		req.Providers = []string{d.Provider}
+		args.Providers = []string{d.Provider}
 	}
-	if _, err := req.Validate(); err != nil {
+	filter, err := args.Parse()
+	if err != nil {
 		return err
 	}
-	sem, err := app.New(app.Options{Env: s.opts.Env, NoWake: true}).SemanticOptions(req.Mode)
+	req := query.SearchRequest{Query: d.Q, Scope: d.Scope, Filter: filter, Limit: searchLimit, Mode: d.Mode}
+	res, err := s.app.Search(ctx, req)
 	if err != nil {
 		return err
 	}
 	ts := terms(d.Q)
-	return s.read(func(rd *query.Reader) error {
-		res, err := rd.SearchWith(ctx, req, sem)
-		if err != nil {
-			return err
-		}
-		d.Result = res
-		for _, h := range res.Results {
-			hv := hitView{SearchHit: h, Link: eventLink(h.CtxSessionID, h.CtxEventID, h.EventType, h.Ordinal)}
-			hv.Workspace = oneLine(h.Workspace)
-			hv.Segments = highlight(oneLine(h.Snippet), ts)
-			d.Hits = append(d.Hits, hv)
-		}
-		return nil
-	})
+	d.Result = res
+	for _, h := range res.Results {
+		hv := hitView{SearchHit: h, Link: eventLink(h.CtxSessionID, h.CtxEventID, h.EventType, h.Ordinal)}
+		hv.Workspace = oneLine(h.Workspace)
+		hv.Segments = highlight(oneLine(h.Snippet), ts)
+		d.Hits = append(d.Hits, hv)
+	}
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"ctx/app"
 	"ctx/core"
 	"ctx/query"
 )
@@ -29,7 +30,7 @@ type Options struct {
 // Server is the viewer of one store.
 type Server struct {
 	opts   Options
-	pool   *query.Pool
+	app    *app.App // the use cases, with one pooled Reader
 	secret string
 	views  *views
 	http   *http.Server
@@ -50,7 +51,10 @@ func New(opts Options, ln net.Listener) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, pool: query.NewPool(opts.Home), secret: opts.Secret, views: v, ln: ln, sessionsLimit: 100}
+	// The viewer reads like every front end, through the use-case layer: a
+	// pooled Reader and no daemon wake (it writes nothing, starts nothing).
+	a := app.New(app.Options{Env: opts.Env, Home: opts.Home, Pooled: true, NoWake: true, KeepServing: true})
+	s := &Server{opts: opts, app: a, secret: opts.Secret, views: v, ln: ln, sessionsLimit: 100}
 	if s.secret == "" {
 		s.secret = newSecret()
 	}
@@ -70,7 +74,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	go func() { errc <- s.http.Serve(s.ln) }()
 	select {
 	case err := <-errc:
-		s.pool.Close()
+		s.app.Close()
 		return err
 	case <-ctx.Done():
 	}
@@ -78,7 +82,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	defer cancel()
 	err := s.http.Shutdown(sctx)
 	<-errc
-	s.pool.Close()
+	s.app.Close()
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
@@ -129,10 +133,5 @@ func (s *Server) logf(format string, args ...any) {
 
 // read runs fn with a Reader pinned to the active generation.
 func (s *Server) read(fn func(*query.Reader) error) error {
-	r, release, err := s.pool.Acquire()
-	if err != nil {
-		return err
-	}
-	defer release()
-	return fn(r)
+	return s.app.Read(context.Background(), fn)
 }

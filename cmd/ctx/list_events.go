@@ -105,10 +105,15 @@ func (o *listEventsOptions) request(env *Env) (query.ListRequest, error) {
 	if len(o.EventTypes) > 0 {
 		scope = ""
 	}
-	return query.ListRequest{Sessions: o.Sessions, RootSessions: o.RootSessions, Providers: o.Providers,
+	args := query.FilterArgs{Sessions: o.Sessions, RootSessions: o.RootSessions, Providers: o.Providers,
 		SourceRoots: o.Roots, SourceGroups: o.Groups, Roles: o.Roles, EventTypes: o.EventTypes, Files: o.Files,
-		Scope: scope, Workspace: ws, Since: since, Until: until, PrimaryOnly: o.PrimaryOnly, Order: o.Order,
-		Content: o.Content, Limit: o.Limit, Cursor: o.Cursor}, nil
+		Workspace: ws, Since: since, Until: until, PrimaryOnly: o.PrimaryOnly}
+	filter, err := args.Parse()
+	if err != nil {
+		return query.ListRequest{}, err
+	}
+	return query.ListRequest{Filter: filter, Scope: scope, Order: o.Order, Content: o.Content, Limit: o.Limit,
+		Cursor: o.Cursor}, nil
 }
 
 func runListEvents(ctx context.Context, env *Env, f *format, opts *listEventsOptions, stream bool) error {

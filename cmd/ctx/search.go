@@ -88,10 +88,17 @@ func runSearch(ctx context.Context, env *Env, f *format, opts *searchOptions, q 
 	if opts.EventType != "" {
 		scope = ""
 	}
-	req := query.SearchRequest{Query: q, Scope: scope, EventType: opts.EventType,
-		Providers: opts.Providers, Workspace: ws, Since: since, Until: until, PrimaryOnly: opts.PrimaryOnly, Limit: opts.Limit,
-		SourceRoots: opts.Roots, SourceGroups: opts.Groups, Roles: opts.Roles, Files: opts.Files, Sessions: opts.Sessions,
-		Mode: opts.Mode}
+	args := query.FilterArgs{Providers: opts.Providers, Workspace: ws, Since: since, Until: until,
+		PrimaryOnly: opts.PrimaryOnly, SourceRoots: opts.Roots, SourceGroups: opts.Groups, Roles: opts.Roles,
+		Files: opts.Files, Sessions: opts.Sessions}
+	if opts.EventType != "" {
+		args.EventTypes = []string{opts.EventType}
+	}
+	filter, err := args.Parse()
+	if err != nil {
+		return err
+	}
+	req := query.SearchRequest{Query: q, Scope: scope, Filter: filter, Limit: opts.Limit, Mode: opts.Mode}
 	if opts.WeightSet {
 		req.SemanticWeight = &opts.Weight
 	}

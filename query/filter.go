@@ -1,0 +1,129 @@
+package query
+
+import (
+	"time"
+
+	"ctx/config"
+	"ctx/core"
+)
+
+// FilterArgs is a filter as a front end receives it: the values of flags
+// or of an MCP request, as strings. Parse checks and converts it once into
+// the core.Filter that every read model takes.
+type FilterArgs struct {
+	Providers    []string
+	Sessions     []string // ses_… ids
+	RootSessions []string // ses_… ids
+	SourceRoots  []string
+	SourceGroups []string
+	Roles        []string
+	EventTypes   []string
+	Files        []string
+	Workspace    string
+	Since, Until time.Time
+	PrimaryOnly  bool
+}
+
+// Parse returns the typed filter. Messages never echo rejected values.
+func (a *FilterArgs) Parse() (core.Filter, error) {
+	f := core.Filter{Providers: a.Providers, SourceRoots: a.SourceRoots, SourceGroups: a.SourceGroups,
+		Files: a.Files, Workspace: a.Workspace, Since: a.Since, Until: a.Until, PrimaryOnly: a.PrimaryOnly}
+	for _, l := range [][]string{a.Sessions, a.RootSessions, a.Roles, a.EventTypes} {
+		if len(l) > MaxFilterValues {
+			return f, Errorf(CodeInvalidRequest, "at most %d values per filter", MaxFilterValues)
+		}
+	}
+	var err error
+	if f.Sessions, err = sessionIDs(a.Sessions); err != nil {
+		return f, err
+	}
+	if f.RootSessions, err = sessionIDs(a.RootSessions); err != nil {
+		return f, err
+	}
+	for _, t := range a.EventTypes {
+		f.Types = append(f.Types, core.EventType(t))
+	}
+	for _, r := range a.Roles {
+		f.Roles = append(f.Roles, core.Role(r))
+	}
+	return f, CheckFilter(&f)
+}
+
+func sessionIDs(ids []string) ([]core.SessionID, error) {
+	var out []core.SessionID
+	for _, id := range ids {
+		sid, err := core.ParseSessionID(id)
+		if err != nil {
+			return nil, Errorf(CodeInvalidRequest, "a session filter is not a session id")
+		}
+		out = append(out, sid)
+	}
+	return out, nil
+}
+
+// CheckFilter validates a typed filter (one built in Go as well as one
+// Parse returned): bounded lists, known event types and roles, valid source
+// selectors, and until not before since.
+func CheckFilter(f *core.Filter) error {
+	for _, n := range []int{len(f.Providers), len(f.Sessions), len(f.RootSessions), len(f.Roles), len(f.Types), len(f.Files)} {
+		if n > MaxFilterValues {
+			return Errorf(CodeInvalidRequest, "at most %d values per filter", MaxFilterValues)
+		}
+	}
+	for _, t := range f.Types {
+		if !knownType(string(t)) {
+			return Errorf(CodeInvalidRequest, "unknown event type (see ctx docs show event-types)")
+		}
+	}
+	for _, r := range f.Roles {
+		switch r {
+		case core.RoleUser, core.RoleAssistant, core.RoleSystem, core.RoleTool:
+		default:
+			return Errorf(CodeInvalidRequest, "role must be user, assistant, system or tool")
+		}
+	}
+	if err := validSelectors(f.SourceRoots, f.SourceGroups); err != nil {
+		return err
+	}
+	if !f.Since.IsZero() && !f.Until.IsZero() && f.Until.Before(f.Since) {
+		return Errorf(CodeInvalidRequest, "until is before since")
+	}
+	return nil
+}
+
+// validSelectors checks source selectors; its messages never echo values.
+func validSelectors(roots, groups []string) error {
+	if len(roots) > MaxSelectors || len(groups) > MaxSelectors {
+		return Errorf(CodeInvalidRequest, "at most %d source roots and %d source groups", MaxSelectors, MaxSelectors)
+	}
+	for _, v := range append(append([]string{}, roots...), groups...) {
+		if !config.ValidName(v) {
+			return Errorf(CodeInvalidRequest, "a source root or group is not 1-64 ASCII letters, digits, hyphens or underscores")
+		}
+	}
+	return nil
+}
+
+// strs turns typed values back into strings (for the echoes of a request).
+func strs[T ~string](vs []T) []string {
+	if len(vs) == 0 {
+		return nil
+	}
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = string(v)
+	}
+	return out
+}
+
+// idStrs turns session ids back into strings.
+func idStrs(ids []core.SessionID) []string {
+	if len(ids) == 0 {
+		return nil
+	}
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = id.String()
+	}
+	return out
+}
