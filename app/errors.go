@@ -5,6 +5,7 @@ import (
 
 	"ctx/config"
 	"ctx/gitstore"
+	"ctx/index"
 	"ctx/objects"
 	"ctx/query"
 	"ctx/store"
@@ -29,6 +30,8 @@ func CodeOf(err error) Code {
 		return query.CodeNoHistory
 	case errors.Is(err, objects.ErrCorrupt):
 		return query.CodeCorrupt
+	case errors.Is(err, index.ErrShardDamaged), errors.Is(err, index.ErrShardMissing):
+		return query.CodeDamaged // even where a layer wrapped it as index_unavailable
 	}
 	if c := gitstore.CodeOf(err); c != "" {
 		return Code(c)
@@ -36,7 +39,13 @@ func CodeOf(err error) Code {
 	if c := query.CodeOf(err); c != "" {
 		return c
 	}
-	return query.CodeOf(blameErr(err)) // a blame condition not yet classified
+	if c := query.CodeOf(blameErr(err)); c != "" { // a blame condition not yet classified
+		return c
+	}
+	if errors.Is(err, objects.ErrNotFound) {
+		return query.CodeDamaged // an object something names is missing
+	}
+	return ""
 }
 
 // IsUsage reports whether the caller's input is at fault: the CLI exits 2

@@ -26,6 +26,7 @@ var errorCodes = []query.Code{
 	query.CodeBusy, query.CodeIndex, query.CodeCursorStale, query.CodeCursorMismatch,
 	query.CodeInvalidCursor, query.CodeOutputLimit, query.CodeSemanticUnavailable, query.CodeUnsupportedMode,
 	CodeNotAvailable, CodeInvalidConfig, CodeInternal, query.CodeRateLimited, query.CodeInsufficientScope,
+	query.CodeDamaged,
 }
 
 // ErrorObject is the structuredContent of a tool error.
@@ -96,6 +97,8 @@ func classifiedMessage(c query.Code) string {
 		return "another ctx process holds the store: retry in a moment"
 	case query.CodeCorrupt:
 		return "the ctx store holds a corrupt object: run ctx verify in a terminal"
+	case query.CodeDamaged:
+		return "part of the ctx store is damaged or missing: run ctx verify in a terminal"
 	}
 	return "the ctx store cannot answer (" + strings.ReplaceAll(string(c), "_", " ") + "): ctx status in a terminal says why"
 }

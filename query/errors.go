@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"ctx/index"
 )
 
 // Code is a stable, user-facing error code shared by the CLI and MCP.
@@ -16,6 +18,10 @@ const (
 	CodeCorrupt        Code = "corrupt_object"  // an object failed its hash check
 	CodeBusy           Code = "store_busy"      // another writer holds the store
 	CodeIndex          Code = "index_unavailable"
+	// CodeDamaged: a shard or an object the active generation needs is
+	// damaged or missing; the message names the shard, ctx verify names
+	// everything and ctx verify --repair rebuilds damaged shards.
+	CodeDamaged Code = "damaged"
 
 	// Cursor and page-contract codes (spec 000).
 	CodeCursorStale    Code = "cursor_stale"          // cursor from another generation
@@ -67,4 +73,16 @@ func CodeOf(err error) Code {
 		return e.Code
 	}
 	return ""
+}
+
+// indexError is the error of a failed index operation: a damaged or
+// missing shard is CodeDamaged naming the shard (a name of the store, never
+// a path), anything else CodeIndex with msg.
+func indexError(msg string, err error) *Error {
+	var se *index.ShardError
+	if errors.As(err, &se) && (errors.Is(err, index.ErrShardDamaged) || errors.Is(err, index.ErrShardMissing)) {
+		return &Error{Code: CodeDamaged, Err: err, Message: fmt.Sprintf(
+			"index shard %s is damaged: run ctx verify (ctx verify --repair rebuilds it from the objects)", se.Shard)}
+	}
+	return &Error{Code: CodeIndex, Message: msg, Err: err}
 }

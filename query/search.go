@@ -238,7 +238,7 @@ func (r *Reader) lexical(ctx context.Context, req SearchRequest, scope core.Scop
 			"the query has no searchable words: only common words (the, of, is…) or punctuation")
 	}
 	if err != nil {
-		return index.Result{}, &Error{Code: CodeIndex, Message: "search failed", Err: err}
+		return index.Result{}, indexError("search failed", err)
 	}
 	return res, nil
 }

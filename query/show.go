@@ -119,7 +119,7 @@ func (r *Reader) ShowEvent(idText string, before, after int) (*EventView, error)
 	}
 	hit, ok, err := idx.Lookup(id)
 	if err != nil {
-		return nil, &Error{Code: CodeIndex, Message: "event lookup failed", Err: err}
+		return nil, indexError("event lookup failed", err)
 	}
 	if !ok || r.superseded(hit.Origin, id) {
 		return nil, Errorf(CodeNotFound, "no event with that id in generation %d", r.gen.Number)

@@ -143,7 +143,7 @@ func (r *Reader) index() (*index.Reader, error) {
 		idx, err = index.Open(store.At(r.home).Index(), names)
 	}
 	if err != nil {
-		return nil, &Error{Code: CodeIndex, Message: "the search index cannot be opened (ctx verify names the damaged shard)", Err: err}
+		return nil, indexError("the search index cannot be opened (ctx verify names the damaged shard)", err)
 	}
 	r.idx = idx
 	return idx, nil
@@ -241,6 +241,9 @@ func wrapObjErr(err error) error {
 	}
 	if errors.Is(err, objects.ErrCorrupt) {
 		return &Error{Code: CodeCorrupt, Message: "the store is damaged (run ctx verify)", Err: err}
+	}
+	if errors.Is(err, objects.ErrNotFound) {
+		return &Error{Code: CodeDamaged, Message: "an object the active generation names is missing (run ctx verify)", Err: err}
 	}
 	return err
 }

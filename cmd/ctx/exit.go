@@ -29,7 +29,9 @@ const exitCodesHelp = `Exit codes of ctx:
      (cursor_mismatch) or to an older generation (cursor_stale: restart without it)
   3  not found: no session or event with that id in the active generation
   4  no history: nothing has been imported yet (run ctx import)
-  5  damaged: ctx verify found damage, or an object failed its hash check
+  5  damaged: ctx verify found damage, an object failed its hash check or is
+     missing, or an index shard is damaged (the message names it; ctx verify
+     --repair rebuilds it)
   6  busy: another ctx import holds the store and waiting was cut short
 
 With --format json, errors are also JSON on stderr: {"error": {"code", "message"}}.
@@ -58,7 +60,7 @@ func exitCode(err error) (int, string) {
 		return exitNotFound, string(code)
 	case code == query.CodeNoHistory:
 		return exitNoHistory, string(code)
-	case code == query.CodeCorrupt:
+	case code == query.CodeCorrupt, code == query.CodeDamaged:
 		return exitDamaged, string(code)
 	case code == query.CodeBusy:
 		return exitBusy, string(code)

@@ -51,6 +51,9 @@ func TestScripts(t *testing.T) {
 			"flipbyte":  cmdFlipByte,
 			"countobjs": cmdCountObjects,
 			"grab":      cmdGrab,
+			"cutshard":  cmdCutShard,
+			"rmobjects": cmdRemoveObjects,
+			"exits":     cmdExits,
 		},
 	})
 }

@@ -39,7 +39,7 @@ func newVerifyCmd(env *Env, f *format) *cobra.Command {
 				}
 			}
 			if !rep.OK {
-				return &query.Error{Code: query.CodeCorrupt, Message: fmt.Sprintf("verify found %d damaged items", len(rep.Damage))}
+				return &query.Error{Code: query.CodeDamaged, Message: fmt.Sprintf("verify found %d damaged items", len(rep.Damage))}
 			}
 			return nil
 		},
