@@ -6,16 +6,22 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ctx/ingest"
 	"ctx/maint"
 	"ctx/query"
 )
 
 func newVerifyCmd(env *Env, f *format) *cobra.Command {
-	return &cobra.Command{
+	var repair bool
+	cmd := &cobra.Command{
 		Use:   "verify",
 		Short: "Re-hash every reachable object and check the index shards",
-		Args:  cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
+		Long: "verify re-hashes every object the active generation and the reflog reach, checks every\n" +
+			"file of every index shard against the checksums sealed with it, and checks refs/active\n" +
+			"against its reflog. With --repair it rebuilds the damaged shards from the objects (the\n" +
+			"index is derived from them) and publishes a generation listing the rebuilt ones.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.check("text", "json"); err != nil {
 				return err
 			}
@@ -23,26 +29,74 @@ func newVerifyCmd(env *Env, f *format) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			out := verifyOutput{VerifyReport: rep, Repaired: []string{}}
+			if repair {
+				if out.Repaired, err = repairShards(cmd, env, rep); err != nil {
+					return err
+				}
+				if len(out.Repaired) > 0 {
+					if rep, err = maint.Verify(env.CtxHome()); err != nil {
+						return err
+					}
+					out.VerifyReport = rep
+				}
+			}
 			if f.json() {
-				if err := writeJSON(env.Stdout, rep); err != nil {
+				if err := writeJSON(env.Stdout, out); err != nil {
 					return err
 				}
 			} else {
-				for _, d := range rep.Damage {
-					fmt.Fprintf(env.Stdout, "damaged %s %s: %s\n", d.Kind, d.Name, d.Reason)
-				}
-				fmt.Fprintf(env.Stdout, "%d generations, %d objects, %d shards checked: ", rep.Generations, rep.Objects, rep.Shards)
-				if rep.OK {
-					fmt.Fprintln(env.Stdout, "ok")
-				} else {
-					fmt.Fprintf(env.Stdout, "%d damaged\n", len(rep.Damage))
-				}
+				printVerify(env, out)
 			}
 			if !rep.OK {
 				return &query.Error{Code: query.CodeDamaged, Message: fmt.Sprintf("verify found %d damaged items", len(rep.Damage))}
 			}
 			return nil
 		},
+	}
+	cmd.Flags().BoolVar(&repair, "repair", false, "rebuild damaged index shards from the objects")
+	return cmd
+}
+
+// verifyOutput is verify's JSON: the report after any repair, and the
+// shards --repair rebuilt (empty without it).
+type verifyOutput struct {
+	*maint.VerifyReport
+	Repaired []string `json:"repaired"`
+}
+
+// repairShards rebuilds the damaged shards of rep and returns their names.
+func repairShards(cmd *cobra.Command, env *Env, rep *maint.VerifyReport) ([]string, error) {
+	var names []string
+	for _, d := range rep.Damage {
+		if d.Kind == "shard" {
+			names = append(names, d.Name)
+		}
+	}
+	if len(names) == 0 {
+		return []string{}, nil
+	}
+	_, err := ingest.Repair(cmd.Context(), ingest.Options{Home: env.CtxHome(), Env: env.Source(), Version: version, Now: env.Now,
+		Busy: func() { fmt.Fprintln(env.Stderr, "ctx: another import is writing the store; waiting for it…") }}, names)
+	if err != nil {
+		return nil, err
+	}
+	return names, nil
+}
+
+func printVerify(env *Env, out verifyOutput) {
+	rep := out.VerifyReport
+	for _, name := range out.Repaired {
+		fmt.Fprintf(env.Stdout, "rebuilt shard %s from the objects\n", name)
+	}
+	for _, d := range rep.Damage {
+		fmt.Fprintf(env.Stdout, "damaged %s %s: %s\n", d.Kind, d.Name, d.Reason)
+	}
+	fmt.Fprintf(env.Stdout, "%d generations, %d objects, %d shards checked: ", rep.Generations, rep.Objects, rep.Shards)
+	if rep.OK {
+		fmt.Fprintln(env.Stdout, "ok")
+	} else {
+		fmt.Fprintf(env.Stdout, "%d damaged\n", len(rep.Damage))
 	}
 }
 
