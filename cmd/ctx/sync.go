@@ -2,6 +2,8 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+
+	"ctx/app"
 )
 
 func newSyncCmd(env *Env, f *format) *cobra.Command {
@@ -15,11 +17,12 @@ func newSyncCmd(env *Env, f *format) *cobra.Command {
 			if err := f.check("text", "json"); err != nil {
 				return err
 			}
-			pulled, err := runSyncPull(cmd.Context(), env, "")
+			a, req := env.App(), app.SyncRequest{Stderr: env.Stderr}
+			pulled, err := a.SyncPull(cmd.Context(), req)
 			if err != nil {
 				return err
 			}
-			pushed, err := runSyncPush(cmd.Context(), env, "")
+			pushed, err := a.SyncPush(cmd.Context(), req)
 			if err != nil {
 				return err
 			}
@@ -37,6 +40,6 @@ func newSyncCmd(env *Env, f *format) *cobra.Command {
 }
 
 type syncOutput struct {
-	Pulled []pullOutput `json:"pulled"`
-	Pushed []pushOutput `json:"pushed"`
+	Pulled []app.SyncPulled `json:"pulled"`
+	Pushed []app.SyncPushed `json:"pushed"`
 }

@@ -1,29 +1,12 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
-	"ctx/ingest"
+	"ctx/app"
 )
-
-type pullOutput struct {
-	Remote     string          `json:"remote"`
-	Merged     []mergedMachine `json:"merged"`
-	Published  bool            `json:"published"`
-	Generation uint64          `json:"generation,omitempty"`
-	Sessions   int             `json:"sessions_written"`
-	Events     int             `json:"events_indexed"`
-}
-
-type mergedMachine struct {
-	Machine  string `json:"machine"`
-	Commit   string `json:"commit"`
-	Sessions int    `json:"sessions"`
-	Events   int    `json:"events"`
-}
 
 func newSyncPullCmd(env *Env, f *format) *cobra.Command {
 	return &cobra.Command{
@@ -34,7 +17,7 @@ func newSyncPullCmd(env *Env, f *format) *cobra.Command {
 			if err := f.check("text", "json"); err != nil {
 				return err
 			}
-			out, err := runSyncPull(cmd.Context(), env, firstArg(args))
+			out, err := env.App().SyncPull(cmd.Context(), app.SyncRequest{Remote: firstArg(args), Stderr: env.Stderr})
 			if err != nil {
 				return err
 			}
@@ -47,37 +30,7 @@ func newSyncPullCmd(env *Env, f *format) *cobra.Command {
 	}
 }
 
-func runSyncPull(ctx context.Context, env *Env, name string) ([]pullOutput, error) {
-	remotes, err := syncRemotes(env.CtxHome(), name)
-	if err != nil {
-		return nil, err
-	}
-	s, err := syncer(env)
-	if err != nil {
-		return nil, err
-	}
-	out := []pullOutput{}
-	for _, r := range remotes {
-		var ing *ingest.Report
-		rep, err := s.Pull(ctx, r, syncMerger(env, &ing))
-		if err != nil {
-			return nil, fmt.Errorf("remote %s: %w", r.Name, err)
-		}
-		o := pullOutput{Remote: r.Name, Merged: []mergedMachine{}}
-		for _, in := range rep.Merged {
-			m := in.Snapshot.Manifest
-			o.Merged = append(o.Merged, mergedMachine{Machine: in.Machine, Commit: in.Commit.String(), Sessions: m.Sessions, Events: m.Events})
-		}
-		if ing != nil && ing.Published {
-			o.Published, o.Generation = true, ing.Generation.Number
-			o.Sessions, o.Events = ing.SessionsWrote, ing.EventsIndexed
-		}
-		out = append(out, o)
-	}
-	return out, nil
-}
-
-func printPulled(env *Env, out []pullOutput) {
+func printPulled(env *Env, out []app.SyncPulled) {
 	for _, p := range out {
 		if len(p.Merged) == 0 {
 			fmt.Fprintf(env.Stdout, "%s: nothing new\n", p.Remote)

@@ -1,27 +1,12 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
-	"ctx/gitstore"
+	"ctx/app"
 )
-
-type pushOutput struct {
-	Remote     string `json:"remote"`
-	Machine    string `json:"machine"`
-	Commit     string `json:"commit"`
-	Pushed     bool   `json:"pushed"`
-	Generation uint64 `json:"generation"`
-	Sessions   int    `json:"sessions"`
-	Events     int    `json:"events"`
-	Objects    int    `json:"objects"`
-	NewObjects int    `json:"new_objects"`
-	NewBytes   int64  `json:"new_bytes"`
-	Encryption string `json:"encryption"`
-}
 
 func newSyncPushCmd(env *Env, f *format) *cobra.Command {
 	return &cobra.Command{
@@ -32,7 +17,7 @@ func newSyncPushCmd(env *Env, f *format) *cobra.Command {
 			if err := f.check("text", "json"); err != nil {
 				return err
 			}
-			out, err := runSyncPush(cmd.Context(), env, firstArg(args))
+			out, err := env.App().SyncPush(cmd.Context(), app.SyncRequest{Remote: firstArg(args), Stderr: env.Stderr})
 			if err != nil {
 				return err
 			}
@@ -45,41 +30,7 @@ func newSyncPushCmd(env *Env, f *format) *cobra.Command {
 	}
 }
 
-func runSyncPush(ctx context.Context, env *Env, name string) ([]pushOutput, error) {
-	remotes, err := syncRemotes(env.CtxHome(), name)
-	if err != nil {
-		return nil, err
-	}
-	include, err := syncInclude(env)
-	if err != nil {
-		return nil, err
-	}
-	if include == nil {
-		return nil, gitstore.ErrNothingShared
-	}
-	s, err := syncer(env)
-	if err != nil {
-		return nil, err
-	}
-	src, err := syncSource(env.CtxHome())
-	if err != nil {
-		return nil, err
-	}
-	out := []pushOutput{}
-	for _, r := range remotes {
-		rep, err := s.Push(ctx, r, src, include)
-		if err != nil {
-			return nil, fmt.Errorf("remote %s: %w", r.Name, err)
-		}
-		m := rep.Exported.Manifest
-		out = append(out, pushOutput{Remote: r.Name, Machine: rep.Machine, Commit: rep.Commit.String(), Pushed: rep.Pushed,
-			Generation: m.Generation, Sessions: m.Sessions, Events: m.Events, Objects: m.Objects,
-			NewObjects: rep.Exported.NewObjects, NewBytes: rep.Exported.NewBytes, Encryption: rep.Encryption})
-	}
-	return out, nil
-}
-
-func printPushed(env *Env, out []pushOutput) {
+func printPushed(env *Env, out []app.SyncPushed) {
 	for _, p := range out {
 		if !p.Pushed {
 			fmt.Fprintf(env.Stdout, "%s: up to date (%d sessions, %d events of machine %s)\n", p.Remote, p.Sessions, p.Events, p.Machine)

@@ -5,8 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"ctx/gitstore"
-	"ctx/query"
+	"ctx/app"
 )
 
 func newSyncStatusCmd(env *Env, f *format) *cobra.Command {
@@ -18,29 +17,9 @@ func newSyncStatusCmd(env *Env, f *format) *cobra.Command {
 			if err := f.check("text", "json"); err != nil {
 				return err
 			}
-			remotes, err := syncRemotes(env.CtxHome(), firstArg(args))
+			out, err := env.App().SyncStatus(cmd.Context(), app.SyncRequest{Remote: firstArg(args), Stderr: env.Stderr})
 			if err != nil {
 				return err
-			}
-			s, err := syncer(env)
-			if err != nil {
-				return err
-			}
-			src, err := syncSource(env.CtxHome())
-			if err != nil && query.CodeOf(err) != query.CodeNoHistory {
-				return err
-			}
-			include, err := syncInclude(env)
-			if err != nil {
-				return err
-			}
-			out := []*gitstore.StatusReport{}
-			for _, r := range remotes {
-				st, err := s.Status(cmd.Context(), r, src, include)
-				if err != nil {
-					return fmt.Errorf("remote %s: %w", r.Name, err)
-				}
-				out = append(out, st)
 			}
 			if f.json() {
 				return writeJSON(env.Stdout, out)
