@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"ctx/core"
 	"ctx/query"
@@ -247,7 +246,7 @@ func resolve(raw []byte) resolved {
 		f := &e.Files[i]
 		first, ok := f.firstWritten()
 		if ok {
-			v.excerpt = clip(strings.TrimSpace(e.Tool+" "+f.Path)+": "+first, excerptLen)
+			v.excerpt = core.Clip(strings.TrimSpace(e.Tool+" "+f.Path)+": "+first, excerptLen)
 			return v
 		}
 	}
@@ -330,12 +329,12 @@ func textExcerpt(raw json.RawMessage) string {
 			continue // cut inside an escape: take more
 		}
 		if s, ok := completeWords(prefix, excerptLen); ok {
-			return clip(s, excerptLen)
+			return core.Clip(s, excerptLen)
 		}
 	}
 	var text string
 	_ = json.Unmarshal(raw, &text)
-	return clip(strings.Join(strings.Fields(text), " "), excerptLen)
+	return core.Clip(strings.Join(strings.Fields(text), " "), excerptLen)
 }
 
 // completeWords joins with single spaces the words of prefix that are
@@ -376,19 +375,8 @@ func excerpt(e *core.Event) string {
 					break
 				}
 			}
-			return clip(strings.TrimSpace(e.Tool+" "+f.Path)+": "+first, excerptLen)
+			return core.Clip(strings.TrimSpace(e.Tool+" "+f.Path)+": "+first, excerptLen)
 		}
 	}
-	return clip(strings.Join(strings.Fields(e.Text), " "), excerptLen)
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return core.Clip(strings.Join(strings.Fields(e.Text), " "), excerptLen)
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"ctx/core"
 )
@@ -34,10 +33,7 @@ func clip(s string, n int) (string, string) {
 	if len(s) <= n {
 		return s, ""
 	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
+	cut := core.RuneCut(s, n)
 	rest := s[cut:]
 	return s[:cut], fmt.Sprintf("… clipped: %d more bytes, %d more lines", len(rest), strings.Count(rest, "\n"))
 }

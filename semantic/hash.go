@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"context"
+	"ctx/core"
 	"fmt"
 	"math"
 	"math/bits"
@@ -89,7 +90,7 @@ func newFeaturizer(dim int) *featurizer {
 func (f *featurizer) embed(text string, out []float32) {
 	clear(out)
 	f.v, f.prev = out, 0
-	text = clip(text, MaxEmbedBytes)
+	text = text[:core.RuneCut(text, MaxEmbedBytes)]
 	for i := 0; i < len(text); {
 		start := i
 		for i < len(text) {

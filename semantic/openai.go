@@ -3,6 +3,7 @@ package semantic
 import (
 	"bytes"
 	"context"
+	"ctx/core"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +12,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 )
 
 // OpenAI embeds through an OpenAI-compatible embeddings endpoint (OpenAI,
@@ -81,7 +81,7 @@ func (o *OpenAI) Embed(ctx context.Context, texts []string) ([][]float32, error)
 func (o *OpenAI) embedBatch(ctx context.Context, texts []string) ([][]float32, error) {
 	input := make([]string, len(texts))
 	for i, t := range texts {
-		input[i] = clip(t, MaxEmbedBytes)
+		input[i] = t[:core.RuneCut(t, MaxEmbedBytes)]
 		if strings.TrimSpace(input[i]) == "" {
 			input[i] = " " // servers reject empty input
 		}
@@ -142,15 +142,4 @@ func (o *OpenAI) collect(er embedResponse, n int) ([][]float32, error) {
 		return nil, fmt.Errorf("%w: the vector length changed from %d to %d", ErrEmbedder, o.dim.Load(), dim)
 	}
 	return out, nil
-}
-
-// clip cuts s to at most n bytes at a rune boundary.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"ctx/core"
 	"fmt"
 	"strings"
 	"unicode"
@@ -90,10 +91,7 @@ func clip(s string, limit int) (string, int) {
 	if len(s) <= limit {
 		return s, 0
 	}
-	cut := limit
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
+	cut := core.RuneCut(s, limit)
 	return s[:cut], len(s) - cut
 }
 

@@ -1,13 +1,12 @@
 package aider
 
 import (
-	"bufio"
 	"bytes"
-	"errors"
 	"io"
 	"unicode/utf8"
 
 	"ctx/core"
+	"ctx/sources/jsonl"
 )
 
 // maxLine is the longest line kept; longer lines are skipped whole and
@@ -20,46 +19,22 @@ const maxLine = 4 << 20
 // without a newline is a write in progress: it is reported as torn_line and
 // left for the next import.
 func readLines(r io.Reader, fn func(no int, line string)) ([]core.Problem, error) {
-	br := bufio.NewReaderSize(r, 256<<10)
 	var problems []core.Problem
-	buf := make([]byte, 0, 4096)
-	for no := 1; ; no++ {
-		buf = buf[:0]
-		tooLong, complete := false, false
-		for {
-			frag, err := br.ReadSlice('\n')
-			if !tooLong {
-				if len(buf)+len(frag) > maxLine+2 {
-					tooLong, buf = true, buf[:0]
-				} else {
-					buf = append(buf, frag...)
-				}
-			}
-			if err == nil {
-				complete = true
-				break
-			}
-			if errors.Is(err, bufio.ErrBufferFull) {
-				continue
-			}
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			return problems, err
+	// maxLine+1: the limit counts the line without a CRLF ending's "\r".
+	err := jsonl.Scan(r, maxLine+1, func(l jsonl.RawLine) error {
+		if !l.Complete {
+			problems = append(problems, core.Problem{Code: core.ProblemTornLine, Line: l.No})
+			return nil
 		}
-		if !complete {
-			if len(buf) > 0 || tooLong {
-				problems = append(problems, core.Problem{Code: core.ProblemTornLine, Line: no})
-			}
-			return problems, nil
-		}
-		switch line := bytes.TrimRight(buf, "\r\n"); {
-		case tooLong:
-			problems = append(problems, core.Problem{Code: core.ProblemLineTooLong, Line: no})
+		switch line := bytes.TrimRight(l.Data, "\r\n"); {
+		case l.TooLong:
+			problems = append(problems, core.Problem{Code: core.ProblemLineTooLong, Line: l.No})
 		case bytes.IndexByte(line, 0) >= 0 || !utf8.Valid(line):
-			problems = append(problems, core.Problem{Code: core.ProblemBinaryLine, Line: no})
+			problems = append(problems, core.Problem{Code: core.ProblemBinaryLine, Line: l.No})
 		default:
-			fn(no, string(line))
+			fn(l.No, string(line))
 		}
-	}
+		return nil
+	})
+	return problems, err
 }

@@ -47,7 +47,7 @@ func (b *builder) add(e core.Event) int {
 }
 
 func (b *builder) other(key, native, text string) {
-	b.add(core.Event{Role: core.RoleSystem, Type: core.TypeOther, Native: native, Text: clip(text, maxOther), Key: key})
+	b.add(core.Event{Role: core.RoleSystem, Type: core.TypeOther, Native: native, Text: core.Clip(text, maxOther), Key: key})
 }
 
 // unknown keeps a message or block of an unknown type as an other event
@@ -208,7 +208,7 @@ func (b *builder) finish(t *thread) core.ParseResult {
 	}
 	s.Title = t.Title
 	if s.Title == "" {
-		s.Title = clip(firstLine(b.prompt), 200)
+		s.Title = core.Clip(firstLine(b.prompt), 200)
 	}
 	s.Started = millis(t.Created)
 	b.ps.Finalize()

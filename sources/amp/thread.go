@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // thread is a thread file T-<uuid>.json, rewritten whole on every save.
@@ -149,15 +148,3 @@ func (t *thread) ledgerTimes() map[int]time.Time {
 
 // maxOther bounds the text of bookkeeping (other) events.
 const maxOther = 300
-
-// clip shortens s to at most n bytes on a rune boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}

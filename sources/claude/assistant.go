@@ -70,9 +70,9 @@ func (p *parser) assistant(rec *record, ts time.Time, line int) {
 				p.toolResult(rec, b, ts)
 				continue
 			}
-			kind := clip(b.Type, 64)
+			kind := core.Clip(b.Type, 64)
 			p.add(core.Event{Timestamp: ts, Role: core.RoleAssistant, Type: core.TypeOther,
-				Native: "assistant/" + kind, Text: clip(b.placeholder(), maxOtherText),
+				Native: "assistant/" + kind, Text: core.Clip(b.placeholder(), maxOtherText),
 				Model: m.Model, Key: suffix(id, "/"+kind)})
 		}
 	}

@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"ctx/core"
 	"path/filepath"
 	"strings"
 )
@@ -15,7 +16,7 @@ func (p *parser) identity() (native, parent, agent string) {
 	}
 	sid := p.info.sessionID
 	if !p.isSubagent(base) {
-		if sid == "" || (isUUID(base) && base != sid) {
+		if sid == "" || (core.IsUUID(base) && base != sid) {
 			sid = base
 		}
 		return sid, "", ""
@@ -58,29 +59,4 @@ func layoutParent(path string) string {
 		return ""
 	}
 	return s
-}
-
-// isUUID reports whether s has the 8-4-4-4-12 hex shape of a session id.
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !isHex(c) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }

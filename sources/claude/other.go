@@ -34,13 +34,13 @@ func (p *parser) system(rec *record, ts time.Time) {
 	}
 	native := "system"
 	if rec.Subtype != "" {
-		native += "/" + clip(rec.Subtype, 64)
+		native += "/" + core.Clip(rec.Subtype, 64)
 	}
 	if text == "" {
 		text = native
 	}
 	p.add(core.Event{Timestamp: ts, Role: core.RoleSystem, Type: core.TypeOther,
-		Native: native, Text: clip(text, maxSystemText), Key: rec.UUID})
+		Native: native, Text: core.Clip(text, maxSystemText), Key: rec.UUID})
 }
 
 // compactText renders a compact boundary, e.g.
@@ -71,7 +71,7 @@ func compactText(content string, m *compactMeta) string {
 // bookkeeping adds an "other" event with a short rendering of the record.
 func (p *parser) bookkeeping(rec *record, ts time.Time) {
 	p.add(core.Event{Timestamp: ts, Role: core.RoleSystem, Type: core.TypeOther,
-		Native: rec.Type, Text: clip(bookText(rec), maxOtherText), Key: bookKey(rec)})
+		Native: rec.Type, Text: core.Clip(bookText(rec), maxOtherText), Key: bookKey(rec)})
 }
 
 // bookKey is the record uuid, or for records without one the type plus the
@@ -108,7 +108,7 @@ func bookText(rec *record) string {
 		}
 		return "file history snapshot"
 	case "queue-operation":
-		return join(": ", "queue "+rec.Operation, clip(str(rec.Content), maxInlineValue))
+		return join(": ", "queue "+rec.Operation, core.Clip(str(rec.Content), maxInlineValue))
 	case "progress":
 		if rec.Data == nil {
 			return "progress"
@@ -130,8 +130,8 @@ func attachmentText(a *attachment) string {
 	if name == "" {
 		name = a.Filename
 	}
-	head := join(" ", "attachment", clip(a.Type, 64), a.HookName, name)
-	return join(": ", head, clip(a.Content, maxInlineValue))
+	head := join(" ", "attachment", core.Clip(a.Type, 64), a.HookName, name)
+	return join(": ", head, core.Clip(a.Content, maxInlineValue))
 }
 
 // unknown keeps a record of an unknown type as an "other" event holding the
@@ -142,7 +142,7 @@ func (p *parser) unknown(rec *record, ts time.Time, l jsonl.Line) {
 		key = rec.Type
 	}
 	p.add(core.Event{Timestamp: ts, Role: core.RoleSystem, Type: core.TypeOther,
-		Native: clip(rec.Type, 64), Text: clip(string(l.Data), maxOtherText), Key: key})
+		Native: core.Clip(rec.Type, 64), Text: core.Clip(string(l.Data), maxOtherText), Key: key})
 	p.problem(core.ProblemUnknownRecord, l.No)
 }
 

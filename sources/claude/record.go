@@ -136,5 +136,5 @@ func (b *block) placeholder() string {
 	case "":
 		return ""
 	}
-	return "[" + clip(b.Type, 64) + "]"
+	return "[" + core.Clip(b.Type, 64) + "]"
 }

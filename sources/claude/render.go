@@ -3,7 +3,6 @@ package claude
 import (
 	"bytes"
 	"encoding/json"
-	"unicode/utf8"
 )
 
 // Size limits of renderings that are not conversation content.
@@ -42,16 +41,4 @@ func compactJSON(raw []byte) []byte {
 		return raw
 	}
 	return buf.Bytes()
-}
-
-// clip shortens s to at most n bytes on a rune boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }

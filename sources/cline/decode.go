@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"ctx/sources/jsonx"
 )
@@ -140,17 +139,5 @@ func millis(ms int64) time.Time {
 
 // maxOther bounds the text of bookkeeping (other) events.
 const maxOther = 300
-
-// clip shortens s to at most n bytes on a rune boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
 
 func itoa(n int) string { return strconv.Itoa(n) }

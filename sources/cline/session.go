@@ -144,7 +144,7 @@ func (b *builder) add(e core.Event) int {
 
 func (b *builder) other(key, native, text string) {
 	b.add(core.Event{Role: core.RoleSystem, Type: core.TypeOther, Native: native,
-		Text: clip(text, maxOther), Key: key})
+		Text: core.Clip(text, maxOther), Key: key})
 }
 
 // unknown keeps a record or block of an unknown type as an other event and
@@ -214,7 +214,7 @@ func title(s string) string {
 	if line, _, ok := strings.Cut(s, "\n"); ok {
 		s = strings.TrimSpace(line)
 	}
-	return clip(s, 200)
+	return core.Clip(s, 200)
 }
 
 func first(ss ...string) string {

@@ -121,7 +121,7 @@ func (b *builder) uiCall(key string, r *uiRow, kind uiKind) {
 		b.add(core.Event{Role: core.RoleTool, Type: core.TypeToolOutput, Tool: "use_mcp_tool", Text: r.Text, Key: key})
 	case uiError:
 		b.add(core.Event{Role: core.RoleSystem, Type: core.TypeOther, Native: r.kind(),
-			Text: clip(r.Text, maxOther), IsError: true, Key: key})
+			Text: core.Clip(r.Text, maxOther), IsError: true, Key: key})
 	case uiAPIRequest:
 		b.uiAPIRequest(key, r)
 	default:

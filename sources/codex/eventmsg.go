@@ -58,7 +58,7 @@ func (p *parser) eventMsg(it *item, data []byte) {
 // input, which is CacheRead (as Claude Code records it).
 func (p *parser) tokenCount(info *tokenInfo) {
 	i := p.add(core.Event{Role: core.RoleSystem, Type: core.TypeOther, Native: "token_count",
-		Text: clip(tokenText(info), maxOther), Key: p.key("oth:")})
+		Text: core.Clip(tokenText(info), maxOther), Key: p.key("oth:")})
 	if info == nil || info.Total == nil {
 		return
 	}

@@ -82,10 +82,10 @@ func TestMCPName(t *testing.T) {
 
 func TestClip(t *testing.T) {
 	s := "aé" // 'é' is two bytes
-	if got := clip(s, 2); got != "a…" {
+	if got := core.Clip(s, 2); got != "a…" {
 		t.Errorf("clip cut a rune: %q", got)
 	}
-	if got := clip(s, 3); got != s {
+	if got := core.Clip(s, 3); got != s {
 		t.Errorf("clip shortened a short string: %q", got)
 	}
 }

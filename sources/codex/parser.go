@@ -267,7 +267,7 @@ func (p *parser) callKey(callID, suffix string) string {
 
 func (p *parser) other(native, text string) {
 	p.add(core.Event{Role: core.RoleSystem, Type: core.TypeOther, Native: native,
-		Text: clip(text, maxOther), Key: p.key("oth:")})
+		Text: core.Clip(text, maxOther), Key: p.key("oth:")})
 }
 
 // unknown keeps a record of an unknown type as an other event and counts it.
@@ -313,7 +313,7 @@ func (p *parser) finish() core.ParseResult {
 func idFromName(path string) string {
 	base := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 	if len(base) >= 36 {
-		if id := base[len(base)-36:]; isUUID(id) {
+		if id := base[len(base)-36:]; core.IsUUID(id) {
 			return id
 		}
 	}
@@ -321,23 +321,6 @@ func idFromName(path string) string {
 		return "unknown"
 	}
 	return base
-}
-
-func isUUID(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-				return false
-			}
-		}
-	}
-	return len(s) == 36
 }
 
 func nonEmpty(ss ...string) []string {

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
-	"unicode/utf8"
 
+	"ctx/core"
 	"ctx/sources/jsonx"
 )
 
@@ -183,18 +183,6 @@ func jsonString(raw json.RawMessage) string {
 // maxOther bounds the text of bookkeeping (other) events.
 const maxOther = 300
 
-// clip shortens s to at most n bytes on a rune boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
 // snippet is a short rendering of a record for other events: its payload
 // when it has one, else the whole line, clipped.
 func snippet(line []byte) string {
@@ -204,5 +192,5 @@ func snippet(line []byte) string {
 	if len(line) > 2*maxOther {
 		line = line[:2*maxOther]
 	}
-	return clip(strings.ToValidUTF8(string(line), ""), maxOther)
+	return core.Clip(strings.ToValidUTF8(string(line), ""), maxOther)
 }

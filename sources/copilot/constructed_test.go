@@ -139,7 +139,7 @@ func TestRenderArgs(t *testing.T) {
 			t.Errorf("renderArgs(%s) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
-	if got := clip("aé", 2); got != "a…" {
+	if got := core.Clip("aé", 2); got != "a…" {
 		t.Errorf("clip cut a rune: %q", got)
 	}
 	if !strings.Contains(nativeID("/x/excerpts/events.jsonl", ""), "excerpts") {

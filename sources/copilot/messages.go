@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"ctx/core"
 )
@@ -66,9 +65,9 @@ func nativeID(path, startID string) string {
 	base := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 	dir := filepath.Base(filepath.Dir(path))
 	switch {
-	case base == "events" && isUUID(dir):
+	case base == "events" && core.IsUUID(dir):
 		return dir
-	case isUUID(base):
+	case core.IsUUID(base):
 		return base
 	case startID != "":
 		return startID
@@ -78,26 +77,6 @@ func nativeID(path, startID string) string {
 		return "unknown"
 	}
 	return base
-}
-
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // jsonString returns a JSON string's value, or the raw JSON of anything else.
@@ -129,15 +108,4 @@ func firstOf(ss ...string) string {
 		}
 	}
 	return ""
-}
-
-// clip shortens s to at most n bytes without cutting a rune.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }

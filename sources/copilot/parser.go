@@ -113,7 +113,7 @@ func (p *parser) dispatch(s *session, rec *record, d *data, raw []byte) {
 		p.addReasoning(s, d.Content, firstOf(d.ReasoningID, rec.ID))
 	case "system.message":
 		p.add(s, core.Event{Role: core.RoleSystem, Type: core.TypeOther, Native: rec.Type,
-			Text: clip(d.Content, maxOther), Key: rec.ID})
+			Text: core.Clip(d.Content, maxOther), Key: rec.ID})
 	case "tool.execution_start":
 		p.toolCall(s, d.ToolCallID, d.ToolName, d.Arguments, d.MCPServerName, d.MCPToolName)
 	case "tool.execution_complete":
@@ -129,11 +129,11 @@ func (p *parser) dispatch(s *session, rec *record, d *data, raw []byte) {
 	case "":
 		// Already counted as invalid_record; kept as an other event.
 		p.add(s, core.Event{Role: core.RoleSystem, Type: core.TypeOther, Native: "unknown",
-			Text: clip(string(raw), maxOther), Key: rec.ID})
+			Text: core.Clip(string(raw), maxOther), Key: rec.ID})
 	default:
 		if !bookkeeping[rec.Type] && !strings.HasSuffix(rec.Type, "_delta") {
 			p.problem(core.ProblemUnknownRecord)
-			p.other(s, rec, clip(string(raw), maxOther))
+			p.other(s, rec, core.Clip(string(raw), maxOther))
 			return
 		}
 		p.other(s, rec, otherText(rec, d))
@@ -191,7 +191,7 @@ func (p *parser) other(s *session, rec *record, text string) {
 func otherText(rec *record, d *data) string {
 	parts := nonEmpty(rec.Type, jsonString(d.TurnID), d.InfoType, d.WarningType, d.ErrorType, d.Reason,
 		d.Intent, d.AgentName, d.ToolName, d.Message)
-	return clip(strings.Join(parts, " "), maxOther)
+	return core.Clip(strings.Join(parts, " "), maxOther)
 }
 
 func (p *parser) problem(code string) {

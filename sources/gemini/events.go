@@ -42,12 +42,12 @@ func (b *builder) message(m *message, line int) {
 	case "info", "warning", "error":
 		text, _ := partsText(decodeParts(m.Content))
 		b.add(core.Event{Timestamp: ts, Role: core.RoleSystem, Type: core.TypeOther, Native: m.Type,
-			Text: clip(text, maxNotice), IsError: m.Type == "error", Key: m.ID})
+			Text: core.Clip(text, maxNotice), IsError: m.Type == "error", Key: m.ID})
 	default:
 		b.problemAt(core.ProblemUnknownRecord, line)
 		text, _ := partsText(decodeParts(m.Content))
 		b.add(core.Event{Timestamp: ts, Role: core.RoleSystem, Type: core.TypeOther,
-			Native: "message:" + clip(m.Type, 64), Text: clip(text, maxOther), Key: m.ID})
+			Native: "message:" + core.Clip(m.Type, 64), Text: core.Clip(text, maxOther), Key: m.ID})
 	}
 }
 
@@ -149,9 +149,9 @@ func partsText(parts []part) (text, thoughts string) {
 		case p.Text != nil:
 			sb.WriteString(*p.Text)
 		case p.InlineData != nil:
-			sb.WriteString("[inline data " + clip(p.InlineData.MimeType, 128) + "]")
+			sb.WriteString("[inline data " + core.Clip(p.InlineData.MimeType, 128) + "]")
 		case p.FileData != nil:
-			sb.WriteString("[file data " + clip(p.FileData.FileURI, 1024) + "]")
+			sb.WriteString("[file data " + core.Clip(p.FileData.FileURI, 1024) + "]")
 		}
 	}
 	return sb.String(), th.String()

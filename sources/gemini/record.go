@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
-	"unicode/utf8"
 
+	"ctx/core"
 	"ctx/sources/jsonx"
 )
 
@@ -181,22 +181,10 @@ const (
 	maxNotice = 64 << 10 // info, warning and error messages
 )
 
-// clip shortens s to at most n bytes on a rune boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
 // snippet is a short, valid UTF-8 rendering of a raw record.
 func snippet(raw []byte) string {
 	if len(raw) > 2*maxOther {
 		raw = raw[:2*maxOther]
 	}
-	return clip(strings.ToValidUTF8(string(raw), ""), maxOther)
+	return core.Clip(strings.ToValidUTF8(string(raw), ""), maxOther)
 }

@@ -30,8 +30,49 @@ type Line struct {
 // read with that error. The last line is accepted without a newline when it
 // is valid JSON, and reported as torn_line otherwise.
 func Read(r io.Reader, fn func(Line) error) ([]core.Problem, error) {
-	br := bufio.NewReaderSize(r, 256<<10)
 	var problems []core.Problem
+	err := Scan(r, MaxLine, func(l RawLine) error {
+		if l.TooLong {
+			problems = append(problems, core.Problem{Code: core.ProblemLineTooLong, Line: l.No})
+			return nil
+		}
+		line := bytes.TrimRight(l.Data, "\r\n")
+		if len(bytes.TrimSpace(line)) == 0 {
+			return nil
+		}
+		if code := classify(line); code != "" {
+			if !l.Complete && code == core.ProblemInvalidJSON {
+				code = core.ProblemTornLine
+			}
+			problems = append(problems, core.Problem{Code: code, Line: l.No})
+			return nil
+		}
+		return fn(Line{No: l.No, Offset: l.Offset, Data: line})
+	})
+	return problems, err
+}
+
+// RawLine is one line as Scan reads it.
+type RawLine struct {
+	No     int   // 1-based line number
+	Offset int64 // byte offset of the line's first byte
+	// Data is the line with its line ending (nil when TooLong); valid only
+	// during the callback.
+	Data []byte
+	// Complete is false for a last line without a newline.
+	Complete bool
+	// TooLong marks a line longer than the limit, skipped without
+	// buffering it.
+	TooLong bool
+}
+
+// Scan calls fn for every line of r, including a last line without a
+// newline (Complete false), and never buffers more than maxLine bytes of
+// one: a longer line is delivered as TooLong without its data. A clean end
+// of file delivers nothing more; fn returning an error stops the scan with
+// that error, as does a read error.
+func Scan(r io.Reader, maxLine int, fn func(RawLine) error) error {
+	br := bufio.NewReaderSize(r, 256<<10)
 	var off int64
 	buf := make([]byte, 0, 64<<10)
 	for no := 1; ; no++ {
@@ -42,7 +83,7 @@ func Read(r io.Reader, fn func(Line) error) ([]core.Problem, error) {
 			frag, err := br.ReadSlice('\n')
 			off += int64(len(frag))
 			if !tooLong {
-				if len(buf)+len(frag) > MaxLine+1 {
+				if len(buf)+len(frag) > maxLine+1 {
 					tooLong, buf = true, buf[:0]
 				} else {
 					buf = append(buf, frag...)
@@ -58,35 +99,17 @@ func Read(r io.Reader, fn func(Line) error) ([]core.Problem, error) {
 			if errors.Is(err, io.EOF) {
 				break
 			}
-			return problems, err
+			return err
 		}
 		if !complete && len(buf) == 0 && !tooLong {
-			return problems, nil // clean end of file
+			return nil // clean end of file
 		}
-		if tooLong {
-			problems = append(problems, core.Problem{Code: core.ProblemLineTooLong, Line: no})
-			if !complete {
-				return problems, nil
-			}
-			continue
+		l := RawLine{No: no, Offset: start, Complete: complete, TooLong: tooLong}
+		if !tooLong {
+			l.Data = buf
 		}
-		line := bytes.TrimRight(buf, "\r\n")
-		if len(bytes.TrimSpace(line)) == 0 {
-			if !complete {
-				return problems, nil
-			}
-			continue
-		}
-		if code := classify(line); code != "" {
-			if !complete && code == core.ProblemInvalidJSON {
-				code = core.ProblemTornLine
-			}
-			problems = append(problems, core.Problem{Code: code, Line: no})
-		} else if err := fn(Line{No: no, Offset: start, Data: line}); err != nil {
-			return problems, err
-		}
-		if !complete {
-			return problems, nil
+		if err := fn(l); err != nil || !complete {
+			return err
 		}
 	}
 }

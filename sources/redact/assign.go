@@ -1,5 +1,7 @@
 package redact
 
+import "ctx/core"
+
 const (
 	maxKey   = 96  // bytes of a key name
 	minValue = 8   // bytes of a secret value
@@ -118,26 +120,10 @@ func assignID(key, v string) string {
 	case len(v) == 40 && b64Letters.end(v, 0) == 40 && containsFold(key, "secret") &&
 		(containsFold(key, "aws") || containsFold(key, "access")):
 		return "aws-secret-key"
-	case containsFold(key, "heroku") && isUUID(v):
+	case containsFold(key, "heroku") && core.IsUUID(v):
 		return "heroku-api-key"
 	}
 	return "secret-assignment"
-}
-
-func isUUID(v string) bool {
-	if len(v) != 36 {
-		return false
-	}
-	for i := 0; i < 36; i++ {
-		if i == 8 || i == 13 || i == 18 || i == 23 {
-			if v[i] != '-' {
-				return false
-			}
-		} else if !anyHex.in[v[i]] {
-			return false
-		}
-	}
-	return true
 }
 
 // containsFold reports whether s holds sub, a lower-case ASCII word, in any

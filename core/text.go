@@ -1,0 +1,47 @@
+package core
+
+import "unicode/utf8"
+
+// RuneCut returns the largest length of at most n bytes at which s can be
+// cut without splitting a rune (len(s) when s is no longer than n).
+func RuneCut(s string, n int) int {
+	if len(s) <= n {
+		return len(s)
+	}
+	cut := max(n, 0)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return cut
+}
+
+// Clip shortens s to at most n bytes on a rune boundary, marking a cut
+// with "…".
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:RuneCut(s, n)] + "…"
+}
+
+// IsUUID reports whether s has the 8-4-4-4-12 hex shape of a UUID (either
+// case): the native session ids of several agents.
+func IsUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
