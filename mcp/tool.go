@@ -66,34 +66,49 @@ type runFunc[In any] func(ctx context.Context, s *Server, in *In) (*reply, error
 // defineTool builds a read-only tool whose input is In and whose success
 // object is Out. refine adds input constraints struct tags cannot express.
 func defineTool[In, Out any](name, title, description string, refine func(*jsonschema.Schema), run runFunc[In]) toolDef {
-	t := mcpgo.NewTool(name,
-		mcpgo.WithDescription(description),
-		mcpgo.WithTitleAnnotation(title),
-		mcpgo.WithRawInputSchema(mustJSON(inputSchemaOf[In](refine))),
-		mcpgo.WithRawOutputSchema(mustJSON(outputSchemaOf[Out]())),
-		mcpgo.WithReadOnlyHintAnnotation(true),
-		mcpgo.WithDestructiveHintAnnotation(false),
-		mcpgo.WithIdempotentHintAnnotation(true),
-		mcpgo.WithOpenWorldHintAnnotation(false),
-	)
-	t.InputSchema = mcpgo.ToolInputSchema{} // the raw schema is the one advertised
+	t := typedTool[In, Out](name, title, description, refine, true)
 	return toolDef{tool: t, handler: func(s *Server) server.ToolHandlerFunc {
 		return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 			var in In
 			if err := decodeArgs(req.Params, &in); err != nil {
 				return s.failure(err), nil
 			}
-			r, err := run(ctx, s, &in)
-			if err != nil {
-				return s.failure(err), nil
-			}
-			if !r.fits() {
-				return s.failure(outputLimit()), nil
-			}
-			return &mcpgo.CallToolResult{Content: []mcpgo.Content{mcpgo.NewTextContent(r.text)},
-				RawStructuredContent: r.structured}, nil
+			return s.result(run(ctx, s, &in)), nil
 		}
 	}}
+}
+
+// typedTool is the tool In and Out describe: raw input and output schemas
+// (refine adds the input constraints struct tags cannot express) and the
+// annotations of a read-only tool, or of one that appends to ctx's history
+// (not read-only, not destructive: it never changes what was stored; not
+// idempotent: a call is a new revision). Every tool is closed world.
+func typedTool[In, Out any](name, title, description string, refine func(*jsonschema.Schema), readOnly bool) mcpgo.Tool {
+	t := mcpgo.NewTool(name,
+		mcpgo.WithDescription(description),
+		mcpgo.WithTitleAnnotation(title),
+		mcpgo.WithRawInputSchema(mustJSON(inputSchemaOf[In](refine))),
+		mcpgo.WithRawOutputSchema(mustJSON(outputSchemaOf[Out]())),
+		mcpgo.WithReadOnlyHintAnnotation(readOnly),
+		mcpgo.WithDestructiveHintAnnotation(false),
+		mcpgo.WithIdempotentHintAnnotation(readOnly),
+		mcpgo.WithOpenWorldHintAnnotation(false),
+	)
+	t.InputSchema = mcpgo.ToolInputSchema{} // the raw schema is the one advertised
+	return t
+}
+
+// result is the call result of a tool's reply: its text and structured
+// content, or the tool error of err or of a reply over the budget.
+func (s *Server) result(r *reply, err error) *mcpgo.CallToolResult {
+	if err != nil {
+		return s.failure(err)
+	}
+	if !r.fits() {
+		return s.failure(outputLimit())
+	}
+	return &mcpgo.CallToolResult{Content: []mcpgo.Content{mcpgo.NewTextContent(r.text)},
+		RawStructuredContent: r.structured}
 }
 
 // outputLimit is the tool error of a result that cannot fit the budget.

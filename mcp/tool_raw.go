@@ -18,17 +18,7 @@ type rawRunFunc func(ctx context.Context, s *Server, raw []byte) (*reply, error)
 // read-only, not destructive (it never changes what was stored), not
 // idempotent (a call is a new revision), closed world.
 func defineWriteTool[In, Out any](name, title, description string, refine func(*jsonschema.Schema), run rawRunFunc) toolDef {
-	t := mcpgo.NewTool(name,
-		mcpgo.WithDescription(description),
-		mcpgo.WithTitleAnnotation(title),
-		mcpgo.WithRawInputSchema(mustJSON(inputSchemaOf[In](refine))),
-		mcpgo.WithRawOutputSchema(mustJSON(outputSchemaOf[Out]())),
-		mcpgo.WithReadOnlyHintAnnotation(false),
-		mcpgo.WithDestructiveHintAnnotation(false),
-		mcpgo.WithIdempotentHintAnnotation(false),
-		mcpgo.WithOpenWorldHintAnnotation(false),
-	)
-	t.InputSchema = mcpgo.ToolInputSchema{}
+	t := typedTool[In, Out](name, title, description, refine, false)
 	return toolDef{tool: t, handler: func(s *Server) server.ToolHandlerFunc {
 		return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 			raw := bytes.TrimSpace(req.Params.RawArguments)
@@ -38,15 +28,7 @@ func defineWriteTool[In, Out any](name, title, description string, refine func(*
 			if len(raw) == 0 || string(raw) == "null" {
 				raw = []byte("{}")
 			}
-			r, err := run(ctx, s, raw)
-			if err != nil {
-				return s.failure(err), nil
-			}
-			if !r.fits() {
-				return s.failure(outputLimit()), nil
-			}
-			return &mcpgo.CallToolResult{Content: []mcpgo.Content{mcpgo.NewTextContent(r.text)},
-				RawStructuredContent: r.structured}, nil
+			return s.result(run(ctx, s, raw)), nil
 		}
 	}}
 }
