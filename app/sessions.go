@@ -11,15 +11,13 @@ import (
 // the generation's tree alone (ctx list sessions, MCP list_sessions, the
 // viewer's session list).
 type (
-	// SessionFilter selects sessions (list sessions, timeline, stats).
-	SessionFilter = query.SessionFilter
 	// SessionsRequest selects a page of sessions.
 	SessionsRequest = query.SessionsRequest
 	// SessionList is a page of sessions (kind "session_list").
 	SessionList = query.SessionList
 	// SessionRow is one session of a list.
 	SessionRow = query.SessionRow
-	// FilterSelection echoes a resolved SessionFilter.
+	// FilterSelection echoes a resolved session filter.
 	FilterSelection = query.FilterSelection
 )
 

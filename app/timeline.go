@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"ctx/blame"
+	"ctx/core"
 	"ctx/query"
 )
 
@@ -37,7 +38,7 @@ const (
 // error); NoCommits leaves git alone. Location decides where a day begins
 // (nil: UTC).
 type TimelineRequest struct {
-	SessionFilter
+	Filter    core.Filter // a session filter (SessionsRequest.Filter)
 	Repo      string
 	NoCommits bool
 	Location  *time.Location
@@ -51,7 +52,7 @@ func (a *App) Timeline(ctx context.Context, req TimelineRequest) (*Timeline, err
 	}
 	var out *Timeline
 	err = a.read(ctx, func(r *query.Reader) (err error) {
-		out, err = r.Timeline(query.TimelineRequest{SessionFilter: req.SessionFilter, Commits: commits,
+		out, err = r.Timeline(query.TimelineRequest{Filter: req.Filter, Commits: commits,
 			Location: req.Location})
 		return err
 	})
@@ -74,7 +75,7 @@ func notedCommits(ctx context.Context, req TimelineRequest) ([]TimelineCommit, e
 		}
 		return nil, nil
 	}
-	return blame.NotedCommits(ctx, repo, req.Since, req.Until)
+	return blame.NotedCommits(ctx, repo, req.Filter.Since, req.Filter.Until)
 }
 
 // Stats counts the selected sessions per agent, period and model.

@@ -89,9 +89,13 @@ func sessionsRequest(in *listSessionsInput, now time.Time) (app.SessionsRequest,
 	if err != nil {
 		return req, err
 	}
-	req = app.SessionsRequest{SessionFilter: app.SessionFilter{Providers: in.Providers, SourceRoots: in.SourceRoots,
-		SourceGroups: in.SourceGroups, Files: in.Files, Workspace: in.Workspace, Since: since, Until: until,
-		PrimaryOnly: in.PrimaryOnly}, Sort: deref(in.Sort), Reverse: in.Reverse, Cursor: deref(in.Cursor)}
+	args := app.FilterArgs{Providers: in.Providers, SourceRoots: in.SourceRoots, SourceGroups: in.SourceGroups,
+		Files: in.Files, Workspace: in.Workspace, Since: since, Until: until, PrimaryOnly: in.PrimaryOnly}
+	filter, err := args.Parse()
+	if err != nil {
+		return req, err
+	}
+	req = app.SessionsRequest{Filter: filter, Sort: deref(in.Sort), Reverse: in.Reverse, Cursor: deref(in.Cursor)}
 	if in.Limit != nil {
 		req.Limit = *in.Limit
 	}

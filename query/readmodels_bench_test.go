@@ -102,7 +102,7 @@ func BenchmarkReadModelTimeline30d(b *testing.B) {
 	defer reportCPU(b, cpuTime(b))
 	for b.Loop() {
 		r := openBench(b, home)
-		tl, err := r.Timeline(TimelineRequest{SessionFilter: SessionFilter{Since: since, Until: since.Add(30 * 24 * time.Hour)}})
+		tl, err := r.Timeline(TimelineRequest{Filter: core.Filter{Since: since, Until: since.Add(30 * 24 * time.Hour)}})
 		if err != nil || tl.Sessions == 0 {
 			b.Fatal(err, tl.Sessions)
 		}

@@ -23,25 +23,14 @@ const (
 // KindSessionList is the kind of SessionList.
 const KindSessionList = "session_list"
 
-// SessionFilter selects sessions (list sessions, timeline, stats).
-// Filters of different kinds combine by AND, values of one kind by OR;
-// SourceRoots and SourceGroups form one OR set. Since and Until keep the
-// sessions active in the window; Files keeps sessions that edited a file
-// of that path or file name.
-type SessionFilter struct {
-	Providers    []string
-	SourceRoots  []string
-	SourceGroups []string
-	Files        []string
-	Workspace    string
-	Since, Until time.Time
-	PrimaryOnly  bool
-}
-
 // SessionsRequest selects a page of sessions of the pinned generation (CLI
 // ctx list sessions, MCP list_sessions).
 type SessionsRequest struct {
-	SessionFilter
+	// Filter selects the sessions: its session-level fields, a time window
+	// (sessions active in it) and Files (sessions that edited a file of
+	// that path or file name); a session filter takes no event types,
+	// roles or session ids.
+	Filter  core.Filter
 	Sort    string // last_activity (default), started, events, name
 	Reverse bool   // the opposite order
 	Limit   int    // default 50, 1..1000
@@ -49,7 +38,7 @@ type SessionsRequest struct {
 	Cursor  string
 }
 
-// FilterSelection echoes a resolved SessionFilter.
+// FilterSelection echoes a resolved session filter.
 type FilterSelection struct {
 	Providers    []string   `json:"providers,omitempty"`
 	SourceRoots  []string   `json:"source_roots,omitempty"`
@@ -133,25 +122,20 @@ func (req *SessionsRequest) validate() (*SessionsSelection, error) {
 	if req.All && req.Cursor != "" {
 		return nil, Errorf(CodeInvalidRequest, "a cursor continues a page: it cannot be combined with all")
 	}
-	fs, err := req.SessionFilter.selection()
+	fs, err := sessionSelection(&req.Filter)
 	if err != nil {
 		return nil, err
 	}
 	return &SessionsSelection{FilterSelection: *fs, Sort: req.Sort, Reverse: req.Reverse, Limit: req.Limit}, nil
 }
 
-// selection validates the filter and echoes it.
-func (f *SessionFilter) selection() (*FilterSelection, error) {
-	for _, l := range [][]string{f.Providers, f.Files} {
-		if len(l) > MaxFilterValues {
-			return nil, Errorf(CodeInvalidRequest, "at most %d values per filter", MaxFilterValues)
-		}
+// sessionSelection validates a session filter and echoes it.
+func sessionSelection(f *core.Filter) (*FilterSelection, error) {
+	if len(f.Types)+len(f.Roles)+len(f.Sessions)+len(f.RootSessions) > 0 {
+		return nil, Errorf(CodeInvalidRequest, "a session filter takes no event types, roles or session ids")
 	}
-	if err := validSelectors(f.SourceRoots, f.SourceGroups); err != nil {
+	if err := CheckFilter(f); err != nil {
 		return nil, err
-	}
-	if !f.Since.IsZero() && !f.Until.IsZero() && f.Until.Before(f.Since) {
-		return nil, Errorf(CodeInvalidRequest, "until is before since")
 	}
 	sel := &FilterSelection{Providers: normList(f.Providers), SourceRoots: normList(f.SourceRoots),
 		SourceGroups: normList(f.SourceGroups), Files: normList(f.Files), Workspace: f.Workspace,

@@ -115,8 +115,8 @@ func TestListSessionsFiltersAndPaging(t *testing.T) {
 	if _, err := r.ListSessions(SessionsRequest{Limit: 1, Sort: SortEvents, Cursor: first.NextCursor}); CodeOf(err) != CodeCursorMismatch {
 		t.Fatalf("mismatched cursor: %v", err)
 	}
-	codex, _ := r.ListSessions(SessionsRequest{All: true, SessionFilter: SessionFilter{Providers: []string{core.ProviderCodex}}})
-	primary, _ := r.ListSessions(SessionsRequest{All: true, SessionFilter: SessionFilter{PrimaryOnly: true}})
+	codex, _ := r.ListSessions(SessionsRequest{All: true, Filter: core.Filter{Providers: []string{core.ProviderCodex}}})
+	primary, _ := r.ListSessions(SessionsRequest{All: true, Filter: core.Filter{PrimaryOnly: true}})
 	for _, s := range codex.Sessions {
 		if s.Provider != core.ProviderCodex {
 			t.Fatalf("provider filter let %s through", s.Provider)

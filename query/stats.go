@@ -22,7 +22,7 @@ const KindStats = "stats"
 // grouped by (day or week, in Location; nil is UTC). A session counts in
 // the period it started.
 type StatsRequest struct {
-	SessionFilter
+	Filter   core.Filter // a session filter (SessionsRequest.Filter)
 	Period   string
 	Location *time.Location
 }
@@ -82,7 +82,7 @@ func (r *Reader) Stats(req StatsRequest) (*Stats, error) {
 	default:
 		return nil, Errorf(CodeInvalidRequest, "period must be day or week")
 	}
-	sel, err := req.SessionFilter.selection()
+	sel, err := sessionSelection(&req.Filter)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"ctx/core"
 	"slices"
 	"strings"
 	"time"
@@ -14,7 +15,7 @@ const KindTimeline = "timeline"
 // (the blame layer) and the timeline places on their days. Location
 // decides where a day begins (nil: UTC).
 type TimelineRequest struct {
-	SessionFilter
+	Filter   core.Filter // a session filter (SessionsRequest.Filter)
 	Commits  []TimelineCommit
 	Location *time.Location
 }
@@ -58,7 +59,7 @@ type Timeline struct {
 
 // Timeline builds the timeline of the request from the tree alone.
 func (r *Reader) Timeline(req TimelineRequest) (*Timeline, error) {
-	sel, err := req.SessionFilter.selection()
+	sel, err := sessionSelection(&req.Filter)
 	if err != nil {
 		return nil, err
 	}

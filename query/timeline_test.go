@@ -1,6 +1,7 @@
 package query
 
 import (
+	"ctx/core"
 	"testing"
 	"time"
 )
@@ -13,7 +14,7 @@ func TestTimelineAndStatsFixtures(t *testing.T) {
 	outside.Time = time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
 	since := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
 	until := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
-	tl, err := r.Timeline(TimelineRequest{SessionFilter: SessionFilter{Since: since, Until: until},
+	tl, err := r.Timeline(TimelineRequest{Filter: core.Filter{Since: since, Until: until},
 		Commits: []TimelineCommit{commit, outside}})
 	if err != nil {
 		t.Fatal(err)

@@ -74,16 +74,19 @@ func (s *Server) sessions(w http.ResponseWriter, r *http.Request) error {
 
 func sessionsRequest(d *sessionsData, cursor string, limit int) (query.SessionsRequest, error) {
 	req := query.SessionsRequest{Sort: d.Sort, Cursor: cursor, Limit: limit}
-	req.Workspace, req.PrimaryOnly = d.Workspace, d.PrimaryOnly
+	args := query.FilterArgs{Workspace: d.Workspace, PrimaryOnly: d.PrimaryOnly}
 	if d.Provider != "" {
-		req.Providers = []string{d.Provider}
+		args.Providers = []string{d.Provider}
 	}
 	now := time.Now()
 	var err error
-	if req.Since, err = query.ParseTime(d.Since, now, "since"); err != nil {
+	if args.Since, err = query.ParseTime(d.Since, now, "since"); err != nil {
 		return req, err
 	}
-	req.Until, err = query.ParseTime(d.Until, now, "until")
+	if args.Until, err = query.ParseTime(d.Until, now, "until"); err != nil {
+		return req, err
+	}
+	req.Filter, err = args.Parse()
 	return req, err
 }
 

@@ -74,9 +74,14 @@ func (o *listSessionsOptions) request(env *Env) (app.SessionsRequest, error) {
 	default:
 		return app.SessionsRequest{}, usagef("--sort must be activity, started, events or name")
 	}
-	return app.SessionsRequest{SessionFilter: app.SessionFilter{Providers: o.Providers, SourceRoots: o.Roots,
-		SourceGroups: o.Groups, Files: o.Files, Workspace: absDir(o.Workspace), Since: since, Until: until,
-		PrimaryOnly: o.PrimaryOnly}, Sort: sort, Reverse: o.Reverse, Limit: o.Limit, All: o.All, Cursor: o.Cursor}, nil
+	args := app.FilterArgs{Providers: o.Providers, SourceRoots: o.Roots, SourceGroups: o.Groups, Files: o.Files,
+		Workspace: absDir(o.Workspace), Since: since, Until: until, PrimaryOnly: o.PrimaryOnly}
+	filter, err := args.Parse()
+	if err != nil {
+		return app.SessionsRequest{}, err
+	}
+	return app.SessionsRequest{Filter: filter, Sort: sort, Reverse: o.Reverse, Limit: o.Limit, All: o.All,
+		Cursor: o.Cursor}, nil
 }
 
 // absDir makes a --workspace value absolute ("" stays "").

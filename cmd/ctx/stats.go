@@ -52,7 +52,7 @@ func runStats(ctx context.Context, env *Env, f *format, opts *statsOptions) erro
 	if err != nil {
 		return err
 	}
-	s, err := env.App().Stats(ctx, app.StatsRequest{SessionFilter: filter, Period: opts.Period, Location: time.Local})
+	s, err := env.App().Stats(ctx, app.StatsRequest{Filter: filter, Period: opts.Period, Location: time.Local})
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"ctx/app"
+	"ctx/core"
 )
 
 type timelineOptions struct {
@@ -51,7 +52,7 @@ func runTimeline(ctx context.Context, env *Env, f *format, opts *timelineOptions
 	if err != nil {
 		return err
 	}
-	tl, err := env.App().Timeline(ctx, app.TimelineRequest{SessionFilter: filter, Repo: opts.Repo,
+	tl, err := env.App().Timeline(ctx, app.TimelineRequest{Filter: filter, Repo: opts.Repo,
 		NoCommits: opts.NoCommits, Location: time.Local})
 	if err != nil {
 		return err
@@ -63,16 +64,17 @@ func runTimeline(ctx context.Context, env *Env, f *format, opts *timelineOptions
 }
 
 // sessionFilter maps the shared session flags.
-func sessionFilter(env *Env, providers []string, ws, since, until string, primary bool) (app.SessionFilter, error) {
+func sessionFilter(env *Env, providers []string, ws, since, until string, primary bool) (core.Filter, error) {
 	s, err := parseTime(since, env.Now())
 	if err != nil {
-		return app.SessionFilter{}, err
+		return core.Filter{}, err
 	}
 	u, err := parseTime(until, env.Now())
 	if err != nil {
-		return app.SessionFilter{}, err
+		return core.Filter{}, err
 	}
-	return app.SessionFilter{Providers: providers, Workspace: absDir(ws), Since: s, Until: u, PrimaryOnly: primary}, nil
+	args := app.FilterArgs{Providers: providers, Workspace: absDir(ws), Since: s, Until: u, PrimaryOnly: primary}
+	return args.Parse()
 }
 
 func printTimeline(env *Env, tl *app.Timeline) {
