@@ -1,6 +1,7 @@
 package index
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 
 	"ctx/core"
+	"ctx/objects"
 	gen "ctx/internal/corpus"
 	"ctx/sources"
 )
@@ -58,7 +60,7 @@ func BenchmarkFieldCost(b *testing.B) {
 	}{
 		{"full", func(d *shardDoc) any { return d }},
 		{"no-hit", func(d *shardDoc) any { d.Hit = ""; return d }},
-		{"no-time", func(d *shardDoc) any { d.Day, d.TS = "", ""; return d }},
+		{"no-time", func(d *shardDoc) any { d.Day, d.TS = nil, ""; return d }},
 		{"no-session-fields", func(d *shardDoc) any {
 			d.Root, d.Provider, d.Workspace, d.SourceRoot, d.SourceGroup, d.Subagent = "", "", "", "", "", false
 			return d
@@ -81,11 +83,11 @@ func BenchmarkFieldCost(b *testing.B) {
 				}
 				cpu0 := cpuTime()
 				batch := idx.NewBatch()
-				for _, d := range docs {
-					if err := batch.Index(d.Event.ID.String(), v.doc(newShardDoc(d.Event, d.Session, d.Chunk))); err != nil {
+				for _, g := range groupsOf(docs) {
+					if err := batch.Index(g.events[0].ID.String(), v.doc(newShardDoc(g))); err != nil {
 						b.Fatal(err)
 					}
-					if batch.Size() >= DefaultBatchSize {
+					if batch.Size() >= DefaultBatchSize/8 {
 						if err := idx.Batch(batch); err != nil {
 							b.Fatal(err)
 						}
@@ -140,10 +142,25 @@ func parsedCorpus(b *testing.B, n int) []Doc {
 			for i := range res.Sessions {
 				s := &res.Sessions[i]
 				for k := range s.Events {
-					out = append(out, Doc{Event: &s.Events[k], Session: &s.Session})
+					chunk := objects.Hash([]byte(fmt.Sprintf("%s/%d", s.Session.ID, k/core.ChunkSize)))
+					out = append(out, Doc{Event: &s.Events[k], Session: &s.Session, Chunk: chunk, Pos: k % core.ChunkSize})
 				}
 			}
 		}
+	}
+	return out
+}
+
+// groupsOf cuts docs into the groups BuildShards indexes: consecutive
+// events of one chunk.
+func groupsOf(docs []Doc) []*chunkGroup {
+	var out []*chunkGroup
+	for _, d := range docs {
+		if n := len(out); n > 0 && out[n-1].chunk == d.Chunk && out[n-1].session.ID == d.Session.ID {
+			out[n-1].events, out[n-1].pos = append(out[n-1].events, d.Event), append(out[n-1].pos, d.Pos)
+			continue
+		}
+		out = append(out, &chunkGroup{session: d.Session, chunk: d.Chunk, events: []*core.Event{d.Event}, pos: []int{d.Pos}})
 	}
 	return out
 }

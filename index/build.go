@@ -5,22 +5,27 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"ctx/core"
 	"ctx/objects"
 )
 
-// Doc is one event to index, with the session it belongs to and the object
-// id of the chunk that stores it.
+// Doc is one event to index, with the session it belongs to, the object
+// id of the chunk that stores it and its position in that chunk's events.
+// BuildShards indexes the consecutive events of one chunk as one document
+// (see shardDoc), so a producer sends a chunk's events together, in order.
 type Doc struct {
 	Event   *core.Event
 	Session *core.Session
 	Chunk   objects.ID
+	Pos     int
 }
 
-// ShardMeta describes a built shard: its directory name under the root, its
-// document count and its size on disk.
+// ShardMeta describes a built shard: its directory name under the root, the
+// number of events it indexes (in fewer documents: one per group of a
+// chunk's events) and its size on disk.
 type ShardMeta struct {
 	Name  string `json:"name"`
 	Docs  int    `json:"docs"`
@@ -52,7 +57,7 @@ type BuildOptions struct {
 	// online writer can flush early; the offline builder counts documents.
 	BatchBytes int
 	// MaxShardDocs makes a writer close its shard and start another after
-	// this many documents; 0 means no limit.
+	// this many events; 0 means no limit.
 	MaxShardDocs int
 	// Writer selects the bleve writer (DefaultWriter).
 	Writer Writer
@@ -101,11 +106,26 @@ func BuildShards(ctx context.Context, root string, docs <-chan Doc, opts BuildOp
 		first error
 		wg    sync.WaitGroup
 	)
+	groups := make(chan *chunkGroup, opts.Shards)
+	fail := func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil && first == nil {
+			first = err
+			cancel()
+		}
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(groups)
+		fail(groupDocs(ctx, docs, groups))
+	}()
 	for i := 0; i < opts.Shards; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			built, err := writeShards(ctx, root, docs, opts)
+			built, err := writeShards(ctx, root, groups, opts)
 			mu.Lock()
 			defer mu.Unlock()
 			metas = append(metas, built...)
@@ -132,9 +152,9 @@ func removeShards(root string, metas []ShardMeta) {
 	}
 }
 
-// writeShards is one writer: it receives docs until the channel closes,
+// writeShards is one writer: it receives groups until the channel closes,
 // writing them to its current shard, and returns the shards it completed.
-func writeShards(ctx context.Context, root string, docs <-chan Doc, opts BuildOptions) ([]ShardMeta, error) {
+func writeShards(ctx context.Context, root string, docs <-chan *chunkGroup, opts BuildOptions) ([]ShardMeta, error) {
 	var (
 		built []ShardMeta
 		cur   *shardWriter
@@ -148,7 +168,7 @@ func writeShards(ctx context.Context, root string, docs <-chan Doc, opts BuildOp
 		return err
 	}
 	for {
-		var d Doc
+		var d *chunkGroup
 		var ok bool
 		select {
 		case <-ctx.Done():
@@ -167,7 +187,7 @@ func writeShards(ctx context.Context, root string, docs <-chan Doc, opts BuildOp
 		if err := writeOne(ctx, root, &cur, d, opts); err != nil {
 			return built, err
 		}
-		if opts.MaxShardDocs > 0 && cur.docs() >= opts.MaxShardDocs {
+		if opts.MaxShardDocs > 0 && cur.events() >= opts.MaxShardDocs {
 			if err := finish(); err != nil {
 				return built, err
 			}
@@ -177,13 +197,7 @@ func writeShards(ctx context.Context, root string, docs <-chan Doc, opts BuildOp
 
 // writeOne adds d to *cur, creating the shard first if needed; on error the
 // shard is aborted.
-func writeOne(ctx context.Context, root string, cur **shardWriter, d Doc, opts BuildOptions) error {
-	if d.Event == nil || d.Session == nil {
-		if *cur != nil {
-			(*cur).abort()
-		}
-		return ErrInvalidDoc
-	}
+func writeOne(ctx context.Context, root string, cur **shardWriter, d *chunkGroup, opts BuildOptions) error {
 	if *cur == nil {
 		w, err := newShardWriter(root, opts)
 		if err != nil {
@@ -196,4 +210,74 @@ func writeOne(ctx context.Context, root string, cur **shardWriter, d Doc, opts B
 		return err
 	}
 	return nil
+}
+
+// maxOpenGroups bounds the chunks being grouped at once: producers that
+// interleave their chunks' events (several files imported at once) each
+// keep one open; past the bound the least recently extended is indexed as
+// it is, and a later event of its chunk starts another group.
+const maxOpenGroups = 16
+
+// groupDocs gathers the docs into groups of one chunk's events, up to
+// core.ChunkSize each, and sends them on out; it returns ErrInvalidDoc for
+// a doc without event or session, and ctx's error when cancelled.
+func groupDocs(ctx context.Context, docs <-chan Doc, out chan<- *chunkGroup) error {
+	var open []*chunkGroup // least recently extended first
+	send := func(g *chunkGroup) error {
+		select {
+		case out <- g:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	for {
+		var d Doc
+		var ok bool
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case d, ok = <-docs:
+		}
+		if !ok {
+			for _, g := range open {
+				if err := send(g); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if d.Event == nil || d.Session == nil {
+			return ErrInvalidDoc
+		}
+		i := slices.IndexFunc(open, func(g *chunkGroup) bool { return g.chunk == d.Chunk && g.session.ID == d.Session.ID })
+		var g *chunkGroup
+		if i >= 0 {
+			g = open[i]
+			open = append(open[:i], open[i+1:]...)
+		} else {
+			g = &chunkGroup{session: d.Session, chunk: d.Chunk}
+		}
+		if n := len(g.pos); n > 0 && d.Pos <= g.pos[n-1] {
+			// out of order or repeated: the group so far is complete
+			if err := send(g); err != nil {
+				return err
+			}
+			g = &chunkGroup{session: d.Session, chunk: d.Chunk}
+		}
+		g.events, g.pos = append(g.events, d.Event), append(g.pos, d.Pos)
+		if len(g.events) >= core.ChunkSize {
+			if err := send(g); err != nil {
+				return err
+			}
+			continue
+		}
+		open = append(open, g)
+		if len(open) > maxOpenGroups {
+			if err := send(open[0]); err != nil {
+				return err
+			}
+			open = open[1:]
+		}
+	}
 }

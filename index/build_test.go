@@ -12,6 +12,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 
 	"ctx/core"
+	"ctx/objects"
 )
 
 // manyDocs returns n small docs spread over a few sessions.
@@ -68,7 +69,7 @@ func checkBuild(t *testing.T, n int, opts BuildOptions, wantShards int) {
 	if sum != n {
 		t.Fatalf("metas count %d docs, want %d", sum, n)
 	}
-	r, err := Open(root, names(metas))
+	r, err := Open(root, names(metas), eventsOf(manyDocs(n)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,18 +246,19 @@ func TestDuplicateIDsInOneShard(t *testing.T) {
 	again.Event = &core.Event{}
 	*again.Event = *docs[3].Event
 	again.Event.Text = "revised walrus narwhal"
+	again.Chunk = objects.Hash([]byte("revised chunk"))
 	docs = append(docs, again, docs[4])
 	for _, tt := range []struct {
 		w        Writer
-		narwhals int // the online index keeps the last version, the builder the first
-	}{{WriterOnline, 1}, {WriterOffline, 0}} {
+		narwhals int // both keep the first version
+	}{{WriterOnline, 0}, {WriterOffline, 0}} {
 		t.Run(string(tt.w), func(t *testing.T) {
 			root := t.TempDir()
 			metas := build(t, root, docs, BuildOptions{Shards: 1, BatchSize: 5, Writer: tt.w})
 			if metas[0].Docs != 10 {
 				t.Fatalf("docs = %d, want 10 distinct", metas[0].Docs)
 			}
-			r, err := Open(root, names(metas))
+			r, err := Open(root, names(metas), eventsOf(docs))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -45,8 +45,10 @@ func (c *Cache) Open(shards []string, opts ...Option) (*Reader, error) {
 	for _, o := range append(append([]Option(nil), c.opts...), opts...) {
 		o(&cfg)
 	}
-	analyzer := newMapping().AnalyzerNamed(QueryAnalyzer)
-	r := &Reader{order: make(map[string]int, len(shards)), superseded: cfg.superseded, analyzer: analyzer}
+	r, err := newReader(cfg, len(shards))
+	if err != nil {
+		return nil, err
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, name := range shards {

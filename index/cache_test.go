@@ -16,11 +16,13 @@ func TestCacheSharesAndReleases(t *testing.T) {
 	root := t.TempDir()
 	s := newSession("cache")
 	var shards []string
-	for i, text := range []string{"alpha shard", "beta shard", "gamma shard"} {
-		shards = append(shards, names(build(t, root, []Doc{newDoc(s, text, core.TypeMessage, text)}, BuildOptions{Shards: 1}))...)
-		_ = i
+	var docs []Doc
+	for _, text := range []string{"alpha shard", "beta shard", "gamma shard"} {
+		d := newDoc(s, text, core.TypeMessage, text)
+		docs = append(docs, d)
+		shards = append(shards, names(build(t, root, []Doc{d}, BuildOptions{Shards: 1}))...)
 	}
-	c := NewCache(root)
+	c := NewCache(root, eventsOf(docs))
 	old, err := c.Open(shards[:2])
 	if err != nil {
 		t.Fatal(err)
@@ -77,8 +79,11 @@ func TestCacheConcurrent(t *testing.T) {
 	root := t.TempDir()
 	s := newSession("conc")
 	var shards []string
+	var docs []Doc
 	for _, text := range []string{"one", "two", "three", "four"} {
-		shards = append(shards, names(build(t, root, []Doc{newDoc(s, text, core.TypeMessage, text+" word")}, BuildOptions{Shards: 1}))...)
+		d := newDoc(s, text, core.TypeMessage, text+" word")
+		docs = append(docs, d)
+		shards = append(shards, names(build(t, root, []Doc{d}, BuildOptions{Shards: 1}))...)
 	}
 	c := NewCache(root)
 	var wg sync.WaitGroup
@@ -88,7 +93,7 @@ func TestCacheConcurrent(t *testing.T) {
 			defer wg.Done()
 			for i := range 30 {
 				set := shards[(g+i)%3 : (g+i)%3+2]
-				r, err := c.Open(set)
+				r, err := c.Open(set, eventsOf(docs))
 				if err != nil {
 					t.Error(err)
 					return

@@ -7,8 +7,10 @@ import (
 
 // Format is the version of the shard format this package reads and
 // writes (mapping, stored hit field, hit encoding). A shard of an earlier
-// format fails to open with ErrShardFormat and must be rebuilt.
-const Format = 1
+// format fails to open with ErrShardFormat and must be rebuilt. Format 2
+// indexes one document per group of a chunk's events instead of one per
+// event.
+const Format = 2
 
 var (
 	// ErrShardMissing is wrapped by a ShardError when a shard directory does
@@ -31,6 +33,10 @@ var (
 	// nothing the index can match: only common words (the, of, is…),
 	// punctuation or excluded words.
 	ErrNoSearchableTerms = errors.New("index: the query has no searchable words")
+	// ErrNoEvents is returned by Search and Lookup of a Reader opened
+	// without WithEvents: a shard document is a group of events, which are
+	// read from the store.
+	ErrNoEvents = errors.New("index: the reader cannot read events (WithEvents)")
 )
 
 // ShardError names the shard an operation failed on. Err wraps one of the

@@ -58,7 +58,7 @@ func newDoc(s *core.Session, key string, typ core.EventType, text string, opts .
 	for _, o := range opts {
 		o(e)
 	}
-	return Doc{Event: e, Session: s, Chunk: objects.Hash([]byte(key))}
+	return Doc{Event: e, Session: s, Chunk: objects.Hash([]byte(s.ID.String() + "/" + key))}
 }
 
 // build indexes docs into root and fails the test on error.
@@ -89,11 +89,34 @@ func names(metas []ShardMeta) []string {
 	return out
 }
 
+// eventsOf reads chunks from docs, as a store would: each chunk's events
+// at their positions.
+func eventsOf(docs ...[]Doc) Option {
+	chunks := map[objects.ID][]core.Event{}
+	for _, list := range docs {
+		for _, d := range list {
+			c := chunks[d.Chunk]
+			for len(c) <= d.Pos {
+				c = append(c, core.Event{})
+			}
+			c[d.Pos] = *d.Event
+			chunks[d.Chunk] = c
+		}
+	}
+	return WithEvents(func(id objects.ID) ([]core.Event, error) {
+		c, ok := chunks[id]
+		if !ok {
+			return nil, fmt.Errorf("no chunk %s", id)
+		}
+		return c, nil
+	})
+}
+
 // openIndex builds docs into a fresh single shard and opens it.
 func openIndex(t testing.TB, docs []Doc, opts ...Option) *Reader {
 	t.Helper()
 	root := t.TempDir()
-	r, err := Open(root, names(build(t, root, docs, BuildOptions{Shards: 1})), opts...)
+	r, err := Open(root, names(build(t, root, docs, BuildOptions{Shards: 1})), append([]Option{eventsOf(docs)}, opts...)...)
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}

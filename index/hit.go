@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
-	"time"
-
+	
 	"github.com/blevesearch/bleve/v2/search"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
@@ -14,55 +14,102 @@ import (
 	"ctx/objects"
 )
 
-// The stored hit field: a version, then the values below separated by
-// hitSep, the workspace last so that it may contain anything.
+// The stored hit field of a group: a version, then the values below
+// separated by hitSep, the workspace last so that it may contain anything.
 const (
-	hitVersion = "1"
+	hitVersion = "2"
 	hitSep     = "\x1f"
-	hitParts   = 10
+	hitParts   = 8
 )
 
-// encodeHit packs what a Hit needs into the stored hit field.
-func encodeHit(d *shardDoc, ts time.Time, chunk objects.ID) string {
-	sub, stamp := "0", ""
+// encodeHit packs what the Hits of a group need besides each event's own
+// fields: the session's, the chunk id, and the positions of the group's
+// events in the chunk (runs such as 0-63).
+func encodeHit(d *shardDoc, g *chunkGroup) string {
+	sub := "0"
 	if d.Subagent {
 		sub = "1"
 	}
-	if !ts.IsZero() {
-		stamp = ts.UTC().Format(time.RFC3339Nano)
-	}
 	clean := func(s string) string { return strings.ReplaceAll(s, hitSep, " ") }
-	return strings.Join([]string{hitVersion, d.Session, d.Root, sub, clean(d.Type), clean(d.Role),
-		clean(d.Provider), stamp, chunk.String(), d.Workspace}, hitSep)
+	return strings.Join([]string{hitVersion, d.Session, d.Root, sub, clean(d.Provider), g.chunk.String(),
+		encodeRuns(g.pos), d.Workspace}, hitSep)
+}
+
+// groupHit is a group's stored hit decoded: a Hit template (session, root,
+// subagent flag, provider, workspace, chunk, shard) and the positions of
+// its events in the chunk.
+type groupHit struct {
+	core.Hit
+	pos []int
 }
 
 var errBadHit = errors.New("malformed stored hit")
 
-// decodeHit fills h (whose EventID, Score and Shard are set) from the
-// stored hit field.
-func decodeHit(h *core.Hit, stored string) error {
+// decodeHit decodes a group's stored hit field.
+func decodeHit(stored string) (groupHit, error) {
+	var g groupHit
 	p := strings.SplitN(stored, hitSep, hitParts)
 	if len(p) != hitParts || p[0] != hitVersion {
-		return errBadHit
+		return g, errBadHit
 	}
 	var err error
-	if h.SessionID, err = core.ParseSessionID(p[1]); err != nil {
-		return err
+	if g.SessionID, err = core.ParseSessionID(p[1]); err != nil {
+		return g, err
 	}
-	if h.RootSessionID, err = core.ParseSessionID(p[2]); err != nil {
-		return err
+	if g.RootSessionID, err = core.ParseSessionID(p[2]); err != nil {
+		return g, err
 	}
-	if p[7] != "" {
-		if h.Timestamp, err = time.Parse(time.RFC3339Nano, p[7]); err != nil {
-			return err
+	if g.Chunk, err = objects.ParseID(p[5]); err != nil {
+		return g, err
+	}
+	if g.pos, err = decodeRuns(p[6]); err != nil {
+		return g, err
+	}
+	g.IsSubagent = p[3] == "1"
+	g.Provider, g.Workspace = p[4], p[7]
+	return g, nil
+}
+
+// encodeRuns writes ascending positions as comma-separated runs (0-63,70).
+func encodeRuns(pos []int) string {
+	var b strings.Builder
+	for i := 0; i < len(pos); {
+		j := i
+		for j+1 < len(pos) && pos[j+1] == pos[j]+1 {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(pos[i]))
+		if j > i {
+			b.WriteByte('-')
+			b.WriteString(strconv.Itoa(pos[j]))
+		}
+		i = j + 1
+	}
+	return b.String()
+}
+
+func decodeRuns(s string) ([]int, error) {
+	var out []int
+	for _, run := range strings.Split(s, ",") {
+		lo, hi, isRun := strings.Cut(run, "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil || a < 0 {
+			return nil, errBadHit
+		}
+		b := a
+		if isRun {
+			if b, err = strconv.Atoi(hi); err != nil || b < a || b-a > 1<<16 {
+				return nil, errBadHit
+			}
+		}
+		for k := a; k <= b; k++ {
+			out = append(out, k)
 		}
 	}
-	if h.Chunk, err = objects.ParseID(p[8]); err != nil {
-		return err
-	}
-	h.IsSubagent = p[3] == "1"
-	h.EventType, h.Role, h.Provider, h.Workspace = core.EventType(p[4]), core.Role(p[5]), p[6], p[9]
-	return nil
+	return out, nil
 }
 
 // hitLoader reads stored hit fields through one reader per shard, opened on
@@ -77,19 +124,19 @@ func (r *Reader) newHitLoader() *hitLoader {
 	return &hitLoader{r: r, readers: make(map[string]bleveindex.IndexReader)}
 }
 
-// load fills a Hit for a match whose event id is known.
-func (l *hitLoader) load(dm *search.DocumentMatch, id core.EventID) (core.Hit, error) {
-	h := core.Hit{EventID: id, Score: dm.Score, Origin: dm.Index}
+// load decodes the stored hit of a matched group, remembering it by
+// shard and document.
+func (l *hitLoader) load(dm *search.DocumentMatch) (groupHit, error) {
 	rdr, err := l.reader(dm.Index)
 	if err != nil {
-		return core.Hit{}, err
+		return groupHit{}, err
 	}
 	doc, err := rdr.Document(dm.ID)
 	if err == nil && doc == nil {
 		err = errors.New("document vanished")
 	}
 	if err != nil {
-		return core.Hit{}, shardErr(dm.Index, "read", ErrShardDamaged, fmt.Errorf("doc %s: %w", dm.ID, err))
+		return groupHit{}, shardErr(dm.Index, "read", ErrShardDamaged, fmt.Errorf("doc %s: %w", dm.ID, err))
 	}
 	stored := ""
 	doc.VisitFields(func(f bleveindex.Field) {
@@ -97,10 +144,12 @@ func (l *hitLoader) load(dm *search.DocumentMatch, id core.EventID) (core.Hit, e
 			stored = tf.Text()
 		}
 	})
-	if err := decodeHit(&h, stored); err != nil {
-		return core.Hit{}, shardErr(dm.Index, "read", ErrShardDamaged, fmt.Errorf("doc %s: %w", dm.ID, err))
+	g, err := decodeHit(stored)
+	if err != nil {
+		return groupHit{}, shardErr(dm.Index, "read", ErrShardDamaged, fmt.Errorf("doc %s: %w", dm.ID, err))
 	}
-	return h, nil
+	g.Origin = dm.Index
+	return g, nil
 }
 
 func (l *hitLoader) reader(shard string) (bleveindex.IndexReader, error) {
@@ -149,11 +198,3 @@ func (l *hitLoader) close() {
 	}
 }
 
-// eventID parses a match's doc id.
-func eventID(dm *search.DocumentMatch) (core.EventID, error) {
-	id, err := core.ParseEventID(dm.ID)
-	if err != nil {
-		return id, shardErr(dm.Index, "read", ErrShardDamaged, fmt.Errorf("doc id %q: %w", dm.ID, err))
-	}
-	return id, nil
-}

@@ -2,42 +2,47 @@ package index
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"ctx/core"
 )
 
 func TestHitCodec(t *testing.T) {
 	s := newSession("codec", inWorkspace("/odd\x1fdir/x"), subagentOf(newSession("parent")))
-	ts := time.Date(2025, 1, 2, 3, 4, 5, 6, time.UTC)
-	d := newDoc(s, "k", core.TypeToolOutput, "x", at(ts), withRole(core.RoleTool))
-	sd := newShardDoc(d.Event, d.Session, d.Chunk)
-	var h core.Hit
-	if err := decodeHit(&h, sd.Hit); err != nil {
+	a := newDoc(s, "k", core.TypeToolOutput, "x", withRole(core.RoleTool))
+	b := newDoc(s, "l", core.TypeMessage, "y")
+	g := &chunkGroup{session: s, chunk: a.Chunk, events: []*core.Event{a.Event, b.Event, b.Event, a.Event},
+		pos: []int{0, 1, 2, 7}}
+	sd := newShardDoc(g)
+	h, err := decodeHit(sd.Hit)
+	if err != nil {
 		t.Fatal(err)
 	}
 	want := core.Hit{SessionID: s.ID, RootSessionID: s.RootSessionID, IsSubagent: true,
-		EventType: core.TypeToolOutput, Role: core.RoleTool, Provider: core.ProviderClaude,
-		Workspace: "/odd\x1fdir/x", Timestamp: ts, Chunk: d.Chunk}
-	if h != want {
-		t.Fatalf("decoded\n%+v\nwant\n%+v", h, want)
+		Provider: core.ProviderClaude, Workspace: "/odd\x1fdir/x", Chunk: a.Chunk}
+	if h.Hit != want || !slices.Equal(h.pos, g.pos) {
+		t.Fatalf("decoded\n%+v %v\nwant\n%+v %v", h.Hit, h.pos, want, g.pos)
+	}
+	if got := encodeRuns([]int{0, 1, 2, 5, 7, 8}); got != "0-2,5,7-8" {
+		t.Errorf("runs %q", got)
 	}
 	parts := strings.Split(sd.Hit, hitSep)
 	bad := map[string]string{
 		"empty":       "",
-		"version":     "2" + sd.Hit[1:],
+		"version":     "1" + sd.Hit[1:],
 		"short":       strings.Join(parts[:5], hitSep),
 		"bad session": strings.Join(append([]string{parts[0], "ses_x"}, parts[2:]...), hitSep),
-		"bad chunk":   strings.Replace(sd.Hit, d.Chunk.String(), "zz", 1),
+		"bad chunk":   strings.Replace(sd.Hit, a.Chunk.String(), "zz", 1),
+		"bad runs":    strings.Replace(sd.Hit, "0-2,7", "2-0", 1),
 	}
 	for name, stored := range bad {
-		if err := decodeHit(&core.Hit{}, stored); err == nil {
+		if _, err := decodeHit(stored); err == nil {
 			t.Errorf("%s: decoded without error", name)
 		}
 	}
-	if err := decodeHit(&core.Hit{}, ""); !errors.Is(err, errBadHit) {
+	if _, err := decodeHit(""); !errors.Is(err, errBadHit) {
 		t.Errorf("empty: %v", err)
 	}
 }

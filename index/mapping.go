@@ -28,28 +28,35 @@ const (
 	fieldTool        = "tool"
 	fieldDay         = "day"
 	fieldTS          = "ts"
+	fieldEvents      = "ev"
 	fieldHit         = "hit"
 	fieldText        = "text"
 )
 
-// shardDoc is the document indexed for one event. The bleve doc ID is the
-// event id; timestamp is nil when unknown. Hit is the only stored field: the
-// packed metadata a search hit is filled from (see encodeHit), one field
-// being about half as costly to load as nine.
+// shardDoc is the document indexed for one group: consecutive events of one
+// chunk of one session, up to a whole chunk (core.ChunkSize events). A
+// document per group instead of per event holds each distinct term of the
+// group once, measured at 2.4× fewer postings than per event for 64-event
+// chunks, and pays the fixed per-field costs once per group. Searches match
+// groups and then score the group's events from their text (see eval.go).
+// Session-level fields are exact; the per-event fields (type, role, files,
+// tool, day) hold the union of the group's values, which Search checks again
+// on each event. Hit is the only stored field (see encodeHit).
 type shardDoc struct {
 	Session     string   `json:"ctx_session_id"`
 	Root        string   `json:"root_session_id"`
 	Subagent    bool     `json:"is_subagent"`
-	Type        string   `json:"event_type"`
-	Role        string   `json:"role"`
+	Type        []string `json:"event_type"`
+	Role        []string `json:"role,omitempty"`
 	Provider    string   `json:"provider"`
 	Workspace   string   `json:"workspace"`
 	SourceRoot  string   `json:"source_root,omitempty"`
 	SourceGroup string   `json:"source_group,omitempty"`
 	Files       []string `json:"files,omitempty"`
 	Tool        []string `json:"tool,omitempty"`
-	Day         string   `json:"day,omitempty"`
+	Day         []string `json:"day,omitempty"`
 	TS          string   `json:"ts,omitempty"`
+	Events      []string `json:"ev"`
 	Hit         string   `json:"hit"`
 	Text        string   `json:"text"`
 }
@@ -66,16 +73,17 @@ func newMapping() *mapping.IndexMappingImpl {
 		dm.AddFieldMappingsAt(f, keywordField(true))
 	}
 	for _, f := range []string{fieldType, fieldRole, fieldProvider, fieldWorkspace, fieldSourceRoot,
-		fieldSourceGroup, fieldTool} {
+		fieldSourceGroup, fieldTool, fieldEvents} {
 		dm.AddFieldMappingsAt(f, keywordField(false))
 	}
 	dm.AddFieldMappingsAt(fieldSubagent, &mapping.FieldMapping{Type: "boolean", Index: true})
 	// Time is two keywords of one term each, not a datetime field: bleve
 	// indexes about 16 prefix-coded terms per numeric value, which cost a
 	// third of the indexing CPU and over a quarter of the shard bytes. day
-	// serves range filters (a term range over days; Search checks the exact
-	// bound on the hit's stored time), ts the newest-first order (its doc
-	// values; bleve keeps doc values only for indexed fields).
+	// serves range filters (a term range over the group's days; Search
+	// checks the exact bound on each event), ts the newest-first order (the
+	// group's newest time, in doc values; bleve keeps doc values only for
+	// indexed fields).
 	dm.AddFieldMappingsAt(fieldDay, keywordField(false))
 	tsField := keywordField(false)
 	tsField.DocValues = true
@@ -95,34 +103,79 @@ func keywordField(scored bool) *mapping.FieldMapping {
 	return &mapping.FieldMapping{Type: "text", Analyzer: keyword.Name, Index: true, SkipFreqNorm: !scored}
 }
 
-// newShardDoc converts an event and its session to the indexed document.
-func newShardDoc(e *core.Event, s *core.Session, chunk objects.ID) *shardDoc {
+// chunkGroup is the events of one chunk indexed as one document: pos[i] is the
+// index of events[i] in its chunk.
+type chunkGroup struct {
+	session *core.Session
+	chunk   objects.ID
+	events  []*core.Event
+	pos     []int
+}
+
+// newShardDoc converts a group to the indexed document.
+func newShardDoc(g *chunkGroup) *shardDoc {
+	s := g.session
 	root := s.RootSessionID
 	if root.IsZero() {
 		root = s.ID
 	}
 	d := &shardDoc{
-		Session:     e.SessionID.String(),
+		Session:     s.ID.String(),
 		Root:        root.String(),
 		Subagent:    s.IsSubagent,
-		Type:        string(e.Type),
-		Role:        string(e.Role),
 		Provider:    s.Provider,
 		Workspace:   s.Workspace,
 		SourceRoot:  s.Source.Root,
 		SourceGroup: s.Source.Group,
-		Files:       core.FileTerms(e.Files),
-		Tool:        toolTerms(e),
-		Text:        eventText(e),
 	}
-	if e.SessionID.IsZero() {
-		d.Session = s.ID.String()
+	var text strings.Builder
+	var newest time.Time
+	for _, e := range g.events {
+		d.Type = addOnce(d.Type, string(e.Type))
+		if e.Role != "" {
+			d.Role = addOnce(d.Role, string(e.Role))
+		}
+		for _, f := range core.FileTerms(e.Files) {
+			d.Files = addOnce(d.Files, f)
+		}
+		for _, t := range toolTerms(e) {
+			d.Tool = addOnce(d.Tool, t)
+		}
+		if indexedTime(e.Timestamp) {
+			d.Day = addOnce(d.Day, dayTerm(e.Timestamp))
+			if e.Timestamp.After(newest) {
+				newest = e.Timestamp
+			}
+		}
+		d.Events = append(d.Events, eventKey(e.ID))
+		if t := eventText(e); t != "" {
+			if text.Len() > 0 {
+				text.WriteByte('\n')
+			}
+			text.WriteString(t)
+		}
 	}
-	if indexedTime(e.Timestamp) {
-		d.Day, d.TS = dayTerm(e.Timestamp), tsTerm(e.Timestamp)
+	if !newest.IsZero() {
+		d.TS = tsTerm(newest)
 	}
-	d.Hit = encodeHit(d, e.Timestamp, chunk)
+	d.Text = text.String()
+	d.Hit = encodeHit(d, g)
 	return d
+}
+
+// eventKey is the term of an event id in the ev field: its first 64 bits
+// in hex, half the dictionary of the whole id; a lookup checks the whole id
+// on the event it loads.
+func eventKey(id core.EventID) string {
+	s := id.String()
+	return s[:min(len(s), len("evt_")+16)]
+}
+
+func addOnce(list []string, s string) []string {
+	if contains(list, s) {
+		return list
+	}
+	return append(list, s)
 }
 
 // indexedTime reports whether t is indexed for time filters and order:

@@ -36,13 +36,16 @@ var (
 	fileNameRE  = regexp.MustCompile(`^[\w.@+-]*\w\.[A-Za-z][A-Za-z0-9]{0,7}$`)
 )
 
-// textPlan is the text of a search compiled for the index.
+// textPlan is the text of a search compiled for the index: each query
+// twice, as bleve queries over the groups and as eNode trees over one event.
 type textPlan struct {
 	// narrow needs every word (or an exact identifier); broad any word
 	// (nil when the text has a single required clause).
-	narrow, broad query.Query
-	// not holds the excluded items' clauses.
-	not []query.Query
+	narrow, broad   query.Query
+	enarrow, ebroad eNode
+	// not holds the excluded items' clauses, checked on each event (a group
+	// holding an excluded word may hold events without it).
+	not []eNode
 	// phrases are the word runs a hit's text must hold (quoted phrases).
 	phrases [][]string
 	// whole is every free word in order: a hit holding them next to each
@@ -50,6 +53,37 @@ type textPlan struct {
 	whole []string
 	// fields are the field: filters of the text.
 	fields map[string][]string
+}
+
+// clause is one clause compiled both ways.
+type clause struct {
+	q query.Query
+	e eNode
+}
+
+func conj(cs []clause) clause {
+	if len(cs) == 1 {
+		return cs[0]
+	}
+	out := clause{e: &eAnd{}}
+	qs := make([]query.Query, len(cs))
+	for i, c := range cs {
+		qs[i] = c.q
+		out.e.(*eAnd).kids = append(out.e.(*eAnd).kids, c.e)
+	}
+	out.q = query.NewConjunctionQuery(qs)
+	return out
+}
+
+func disj(cs []clause) clause {
+	out := clause{e: &eOr{}}
+	qs := make([]query.Query, len(cs))
+	for i, c := range cs {
+		qs[i] = c.q
+		out.e.(*eOr).kids = append(out.e.(*eOr).kids, c.e)
+	}
+	out.q = query.NewDisjunctionQuery(qs)
+	return out
 }
 
 // compile turns the text of a search into index queries (see parse.go
@@ -65,11 +99,11 @@ func (r *Reader) compile(text string, df func(term string) uint64) (*textPlan, e
 	p := parseQuery(text)
 	c := clauseBuilder{r: r, df: df, seen: map[string]bool{}}
 	plan := &textPlan{fields: p.fields}
-	var required []query.Query
+	var required []clause
 	for _, g := range p.groups {
-		var alts []query.Query
+		var alts []clause
 		for _, it := range g {
-			if q := c.item(it); q != nil {
+			if q, ok := c.item(it); ok {
 				alts = append(alts, q)
 			}
 			if it.phrase && len(g) == 1 {
@@ -83,16 +117,16 @@ func (r *Reader) compile(text string, df func(term string) uint64) (*textPlan, e
 		case 1:
 			required = append(required, alts[0])
 		default:
-			required = append(required, query.NewDisjunctionQuery(alts))
+			required = append(required, disj(alts))
 		}
 	}
 	c.excluding = true
 	for _, it := range p.not {
-		if q := c.item(it); q != nil {
-			plan.not = append(plan.not, q)
+		if q, ok := c.item(it); ok {
+			plan.not = append(plan.not, q.e)
 		}
 	}
-	var exact []query.Query
+	var exact []clause
 	for _, g := range p.groups {
 		for _, it := range g {
 			if !it.phrase {
@@ -110,17 +144,20 @@ func (r *Reader) compile(text string, df func(term string) uint64) (*textPlan, e
 	if len(p.plain) > 1 {
 		plan.whole = p.plain
 	}
+	var narrow clause
 	switch {
 	case len(required) == 0:
-		plan.narrow = query.NewDisjunctionQuery(exact)
+		narrow = disj(exact)
 	case len(required) == 1 && len(exact) == 0:
-		plan.narrow = required[0]
+		narrow = required[0]
 	default:
-		plan.narrow = query.NewDisjunctionQuery(append([]query.Query{query.NewConjunctionQuery(required)}, exact...))
+		narrow = disj(append([]clause{conj(required)}, exact...))
 		if len(c.terms) > 1 {
-			plan.broad = query.NewDisjunctionQuery(append(slices.Clip(c.terms), exact...))
+			broad := disj(append(slices.Clip(c.terms), exact...))
+			plan.broad, plan.ebroad = broad.q, broad.e
 		}
 	}
+	plan.narrow, plan.enarrow = narrow.q, narrow.e
 	return plan, nil
 }
 
@@ -131,15 +168,15 @@ type clauseBuilder struct {
 	seen map[string]bool
 	idfs float64 // the sum of the idf of every term, the scale of exact clauses
 	// terms holds every required term's clause: the broad query needs any.
-	terms []query.Query
+	terms []clause
 	// excluding is set while the excluded items are built.
 	excluding bool
 }
 
 // item returns the clause of a word or phrase: its analyzed terms ANDed,
-// or nil when it has none (only common words or punctuation).
-func (c *clauseBuilder) item(it item) query.Query {
-	var terms []query.Query
+// or false when it has none (only common words or punctuation).
+func (c *clauseBuilder) item(it item) (clause, bool) {
+	var terms []clause
 	for _, tok := range c.r.analyzer.Analyze([]byte(it.text)) {
 		t := string(tok.Term)
 		if len(c.seen) >= maxQueryTerms && !c.seen[t] {
@@ -148,19 +185,16 @@ func (c *clauseBuilder) item(it item) query.Query {
 		c.seen[t] = true
 		terms = append(terms, c.term(t))
 	}
-	switch len(terms) {
-	case 0:
-		return nil
-	case 1:
-		return terms[0]
+	if len(terms) == 0 {
+		return clause{}, false
 	}
-	return query.NewConjunctionQuery(terms)
+	return conj(terms), true
 }
 
 // term is one analyzed term of the text field, or'ed with its folded form.
-func (c *clauseBuilder) term(t string) query.Query {
+func (c *clauseBuilder) term(t string) clause {
 	if c.excluding {
-		return term(fieldText, t, 1)
+		return textTerm(t)
 	}
 	idf := c.r.stats.idf(c.df(t))
 	c.idfs += idf
@@ -173,54 +207,69 @@ func (c *clauseBuilder) term(t string) query.Query {
 			fq.forms = append(fq.forms, &bm25Query{field: fieldText, term: f, idf: c.r.stats.idf(df), boost: inflectBoost})
 		}
 	}
-	var q query.Query = fq.forms[0]
-	if len(fq.forms) > 1 {
-		q = fq
+	ef := &eForms{}
+	for _, f := range fq.forms {
+		ef.forms = append(ef.forms, eForm{term: f.term, idf: f.idf, boost: f.boost})
 	}
-	c.terms = append(c.terms, q)
-	return q
+	out := clause{q: fq.forms[0], e: ef}
+	if len(fq.forms) > 1 {
+		out.q = fq
+	}
+	c.terms = append(c.terms, out)
+	return out
 }
 
 // exact returns the clauses for a query word that looks like an exact
 // identifier, or nil: an event id scores idScore; a session id, a touched
 // file, or a hash or error code in the text scores exactBoost times the
 // mean idf of the query's terms (at least 1).
-func (c *clauseBuilder) exact(w string) []query.Query {
+func (c *clauseBuilder) exact(w string) []clause {
 	k := 1.0
 	if len(c.terms) > 0 {
 		k = max(exactBoost*c.idfs/float64(len(c.terms)), 1)
 	}
-	cs := func(q query.Query, score float64) query.Query { return &constQuery{inner: q, score: score} }
+	cs := func(q clause, score float64) clause {
+		return clause{q: &constQuery{inner: q.q, score: score}, e: &eConst{inner: q.e, score: score}}
+	}
 	switch {
 	case w == "":
 		return nil
 	case strings.HasPrefix(w, "ses_"):
 		if _, err := core.ParseSessionID(w); err == nil {
-			return []query.Query{cs(term(fieldSession, w, 1), k), cs(term(fieldRoot, w, 1), k)}
+			return []clause{cs(exactTerm(fieldSession, w), k), cs(exactTerm(fieldRoot, w), k)}
 		}
 	case strings.HasPrefix(w, "evt_"):
-		if _, err := core.ParseEventID(w); err == nil {
-			return []query.Query{cs(query.NewDocIDQuery([]string{w}), idScore)}
+		if id, err := core.ParseEventID(w); err == nil {
+			ev := clause{q: term(fieldEvents, eventKey(id), 1), e: &eTerm{field: fieldEvents, value: id.String()}}
+			return []clause{cs(ev, idScore)}
 		}
 	case hexRE.MatchString(w) && strings.ContainsAny(w, "0123456789"),
 		errorCodeRE.MatchString(w):
-		return []query.Query{cs(term(fieldText, strings.ToLower(w), 1), k)}
+		return []clause{cs(textTerm(strings.ToLower(w)), k)}
 	case strings.ContainsAny(w, `/\`) || fileNameRE.MatchString(w):
 		// The files field holds each touched path and its base name: a
 		// relative path or a path from another machine meets its file by name.
-		f := query.Query(term(fieldFiles, w, 1))
+		f := exactTerm(fieldFiles, w)
 		if b := core.FileName(w); b != "" && b != w {
-			f = query.NewDisjunctionQuery([]query.Query{f, term(fieldFiles, b, 1)})
+			f = disj([]clause{f, exactTerm(fieldFiles, b)})
 		}
-		out := []query.Query{cs(f, k)}
+		out := []clause{cs(f, k)}
 		// A mention in the text counts half as much as touching the file.
 		if t := strings.Trim(w, `./-:\`); t != "" && !strings.Contains(t, `\`) {
-			out = append(out, cs(term(fieldText, strings.ToLower(t), 1), k/2))
+			out = append(out, cs(textTerm(strings.ToLower(t)), k/2))
 		}
 		return out
 	}
 	return nil
 }
+
+// exactTerm matches one keyword of a field both ways.
+func exactTerm(field, value string) clause {
+	return clause{q: term(field, value, 1), e: &eTerm{field: field, value: value}}
+}
+
+// textTerm matches one analyzed term of the text both ways.
+func textTerm(t string) clause { return exactTerm(fieldText, t) }
 
 // foldTerm returns the folded form of an analyzed snake_case term as the
 // code analyzer indexes it (max_retries → maxretries), or "".

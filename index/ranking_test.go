@@ -8,15 +8,6 @@ import (
 	"ctx/core"
 )
 
-// eventsOf serves Query.Event from the docs themselves, as the store does.
-func eventsOf(docs []Doc) func(core.Hit) (*core.Event, error) {
-	byID := map[core.EventID]*core.Event{}
-	for _, d := range docs {
-		byID[d.Event.ID] = d.Event
-	}
-	return func(h core.Hit) (*core.Event, error) { return byID[h.EventID], nil }
-}
-
 // TestScoresDoNotDependOnShards indexes the same history into one shard
 // and into many: every document scores the same, so ranks never depend on
 // which shard a document landed in.
@@ -31,7 +22,7 @@ func TestScoresDoNotDependOnShards(t *testing.T) {
 	}
 	one := openIndex(t, docs)
 	root := t.TempDir()
-	many, err := Open(root, names(build(t, root, docs, BuildOptions{Shards: 2, MaxShardDocs: 7})))
+	many, err := Open(root, names(build(t, root, docs, BuildOptions{Shards: 2, MaxShardDocs: 7})), eventsOf(docs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,15 +54,12 @@ func TestPhrasesAndWholeQuery(t *testing.T) {
 		"the version has a token separator that is not valid in this statement")
 	docs := []Doc{left, files, exact, mention}
 	r := openIndex(t, docs)
-	ev := eventsOf(docs)
 
 	// A phrase needs its words in order, common words included.
-	sameSet(t, find(t, r, Query{Text: `"where we left off"`, Event: ev}), left)
-	// Without the text to check, a phrase matches as its words.
-	sameSet(t, find(t, r, Query{Text: `"where we left off"`}), left, files)
+	sameSet(t, find(t, r, Query{Text: `"where we left off"`}), left)
 	// The output holding the whole query beats a message mentioning its
 	// words, although messages weigh 1.0 and outputs 0.6.
-	hits := find(t, r, Query{Text: "The token '&&' is not a valid statement separator in this version.", Event: ev})
+	hits := find(t, r, Query{Text: "The token '&&' is not a valid statement separator in this version."})
 	if len(hits) < 2 || hits[0].EventID != exact.Event.ID {
 		t.Fatalf("whole query: %v", describe(hits))
 	}

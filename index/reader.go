@@ -10,9 +10,9 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/search"
-	"github.com/blevesearch/bleve/v2/search/query"
 
 	"ctx/core"
+	"ctx/objects"
 )
 
 // DefaultBoltTimeout bounds how long opening a shard waits for its lock.
@@ -29,7 +29,9 @@ type Reader struct {
 	idxs       []bleve.Index
 	alias      bleve.IndexAlias
 	superseded func(shard string, id core.EventID) bool
-	analyzer   analysis.Analyzer
+	analyzer   analysis.Analyzer // the query analyzer
+	code       analysis.Analyzer // CodeAnalyzer, for the events of matched groups
+	events     func(chunk objects.ID) ([]core.Event, error)
 	stats      stats
 	release    func() // set by Cache.Open: Close hands the shards back
 }
@@ -37,6 +39,7 @@ type Reader struct {
 type readerConfig struct {
 	boltTimeout time.Duration
 	superseded  func(shard string, id core.EventID) bool
+	events      func(chunk objects.ID) ([]core.Event, error)
 }
 
 // Option configures Open.
@@ -52,6 +55,14 @@ func WithSuperseded(f func(shard string, id core.EventID) bool) Option {
 	return func(c *readerConfig) { c.superseded = f }
 }
 
+// WithEvents sets how the Reader reads the events of a chunk (the store's
+// chunk object, in order). A shard document is a group of a chunk's
+// events: Search scores each event of the groups it matches, and Lookup
+// finds an event in its group, so both need it (ErrNoEvents without).
+func WithEvents(f func(chunk objects.ID) ([]core.Event, error)) Option {
+	return func(c *readerConfig) { c.events = f }
+}
+
 // Open opens the named shards under root read-only. Shards are listed oldest
 // first: when one event id is live in two shards, Lookup prefers the later.
 // A missing or unreadable shard is a *ShardError naming it.
@@ -60,11 +71,10 @@ func Open(root string, shards []string, opts ...Option) (*Reader, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	analyzer := newMapping().AnalyzerNamed(QueryAnalyzer)
-	if analyzer == nil {
-		return nil, fmt.Errorf("index: analyzer %s not registered", QueryAnalyzer)
+	r, err := newReader(cfg, len(shards))
+	if err != nil {
+		return nil, err
 	}
-	r := &Reader{order: make(map[string]int, len(shards)), superseded: cfg.superseded, analyzer: analyzer}
 	for _, name := range shards {
 		if _, dup := r.order[name]; dup {
 			continue
@@ -81,6 +91,17 @@ func Open(root string, shards []string, opts ...Option) (*Reader, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// newReader returns a Reader without shards.
+func newReader(cfg readerConfig, shards int) (*Reader, error) {
+	m := newMapping()
+	analyzer, code := m.AnalyzerNamed(QueryAnalyzer), m.AnalyzerNamed(CodeAnalyzer)
+	if analyzer == nil || code == nil {
+		return nil, fmt.Errorf("index: analyzers %s and %s not registered", QueryAnalyzer, CodeAnalyzer)
+	}
+	return &Reader{order: make(map[string]int, shards), superseded: cfg.superseded, analyzer: analyzer,
+		code: code, events: cfg.events}, nil
 }
 
 func (r *Reader) add(name string, idx bleve.Index) {
@@ -132,7 +153,7 @@ func openShard(root, name string, timeout time.Duration) (bleve.Index, error) {
 	if err != nil {
 		return nil, shardErr(name, "open", ErrShardDamaged, err)
 	}
-	if m := idx.Mapping(); !m.FieldMappingForPath(fieldHit).Store || !m.FieldMappingForPath(fieldTS).DocValues {
+	if m := idx.Mapping(); !m.FieldMappingForPath(fieldHit).Store || !m.FieldMappingForPath(fieldEvents).Index {
 		_ = idx.Close()
 		return nil, shardErr(name, "open", ErrShardFormat, nil)
 	}
@@ -191,8 +212,8 @@ func (r *Reader) Close() error {
 	return first
 }
 
-// Count returns the number of documents in the shards, superseded ones
-// included.
+// Count returns the number of documents (groups of events) in the shards,
+// superseded ones included.
 func (r *Reader) Count() (uint64, error) {
 	var n uint64
 	for i, idx := range r.idxs {
@@ -205,31 +226,61 @@ func (r *Reader) Count() (uint64, error) {
 	return n, nil
 }
 
-// Lookup finds an event by id. Superseded copies are skipped; of the live
-// ones the copy in the latest shard wins.
+// Lookup finds an event by id: the groups holding its key, then the event
+// in its chunk. Superseded copies are skipped; of the live ones the copy in
+// the latest shard wins.
 func (r *Reader) Lookup(id core.EventID) (core.Hit, bool, error) {
 	if len(r.idxs) == 0 {
 		return core.Hit{}, false, nil
 	}
-	req := bleve.NewSearchRequestOptions(query.NewDocIDQuery([]string{id.String()}), len(r.idxs), 0, false)
+	if r.events == nil {
+		return core.Hit{}, false, ErrNoEvents
+	}
+	req := bleve.NewSearchRequestOptions(term(fieldEvents, eventKey(id), 1), 16*len(r.idxs), 0, false)
 	res, err := r.alias.Search(req)
 	if err != nil {
 		return core.Hit{}, false, fmt.Errorf("index: lookup %s: %w", id, err)
 	}
-	var best *search.DocumentMatch
+	loader := r.newHitLoader()
+	defer loader.close()
+	var best *core.Hit
 	for _, dm := range res.Hits {
-		if r.isSuperseded(nil, dm.Index, id) || (best != nil && r.order[dm.Index] < r.order[best.Index]) {
+		if r.isSuperseded(nil, dm.Index, id) || (best != nil && r.order[dm.Index] < r.order[best.Origin]) {
 			continue
 		}
-		best = dm
+		h, ok, err := r.inGroup(loader, dm, id)
+		if err != nil {
+			return core.Hit{}, false, err
+		}
+		if ok {
+			best = &h
+		}
 	}
 	if best == nil {
 		return core.Hit{}, false, nil
 	}
-	loader := r.newHitLoader()
-	defer loader.close()
-	h, err := loader.load(best, id)
-	return h, err == nil, err
+	return *best, true, nil
+}
+
+// inGroup returns the hit of event id in a matched group, if it holds it.
+func (r *Reader) inGroup(loader *hitLoader, dm *search.DocumentMatch, id core.EventID) (core.Hit, bool, error) {
+	g, err := loader.load(dm)
+	if err != nil {
+		return core.Hit{}, false, err
+	}
+	events, err := r.events(g.Chunk)
+	if err != nil {
+		return core.Hit{}, false, err
+	}
+	for _, p := range g.pos {
+		if p < len(events) && events[p].ID == id {
+			e := &events[p]
+			h := g.Hit
+			h.EventID, h.EventType, h.Role, h.Timestamp, h.Score = id, e.Type, e.Role, e.Timestamp, 1
+			return h, true, nil
+		}
+	}
+	return core.Hit{}, false, nil
 }
 
 func (r *Reader) isSuperseded(extra func(string, core.EventID) bool, shard string, id core.EventID) bool {
@@ -257,23 +308,44 @@ func VerifyShard(root string, m ShardMeta) error {
 	return Verify(root, m.Name, m.Docs)
 }
 
-// Verify opens a shard read-only and checks that it holds wantDocs
-// documents; any failure is a *ShardError.
+// Verify opens a shard read-only and checks that it indexes wantDocs
+// events (the distinct keys of its ev field); any failure is a *ShardError.
 func Verify(root, shard string, wantDocs int) error {
 	idx, err := openShard(root, shard, DefaultBoltTimeout)
 	if err != nil {
 		return err
 	}
-	n, err := idx.DocCount()
+	n, err := countEvents(idx)
 	cerr := idx.Close()
 	switch {
 	case err != nil:
 		return shardErr(shard, "verify", ErrShardDamaged, err)
-	case n != uint64(wantDocs):
+	case n != wantDocs:
 		return shardErr(shard, "verify", ErrShardDamaged,
-			fmt.Errorf("holds %d documents, want %d", n, wantDocs))
+			fmt.Errorf("indexes %d events, want %d", n, wantDocs))
 	case cerr != nil:
 		return shardErr(shard, "verify", ErrShardDamaged, cerr)
 	}
 	return nil
+}
+
+// countEvents counts the event keys a shard indexes.
+func countEvents(idx bleve.Index) (int, error) {
+	dict, err := idx.FieldDict(fieldEvents)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for {
+		e, err := dict.Next()
+		if err != nil {
+			_ = dict.Close()
+			return 0, err
+		}
+		if e == nil {
+			break
+		}
+		n++
+	}
+	return n, dict.Close()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,8 +24,17 @@ const (
 	candidateFactor = 5
 	minCandidates   = 100
 	// maxFetchRounds bounds the extra windows fetched when superseded hits
-	// leave too few candidates.
+	// or groups without a matching event leave too few candidates.
 	maxFetchRounds = 4
+	// groupWindow is the number of groups fetched per window of a text
+	// search (at least the limit): each is read from the store and its
+	// events scored.
+	groupWindow = 24
+	// maxTimeRounds bounds the windows of a search without text, which
+	// stops once no further group can hold a newer event.
+	maxTimeRounds = 64
+	// timeWindow is the number of groups per window without text.
+	timeWindow = 4
 )
 
 // Query is one search. All filters combine with the text (and with each
@@ -44,18 +54,14 @@ type Query struct {
 	// Superseded drops hits for which it returns true (a generation's
 	// tombstones), in addition to the Reader's WithSuperseded.
 	Superseded func(shard string, id core.EventID) bool
-	// Event, when set, returns a hit's event from the store: Search checks
-	// quoted phrases (their words in order, common words included) and the
-	// whole query against the candidates' text with it. Without it a
-	// phrase matches as its words.
-	Event func(core.Hit) (*core.Event, error)
 }
 
 // Result is a page of grouped hits.
 type Result struct {
 	Hits []core.Hit
-	// Total counts the matching documents before grouping and the limit,
-	// as bleve reports them: superseded copies are included.
+	// Total counts the matching events before grouping and the limit, as
+	// far as they are known: the events that matched in the groups read,
+	// plus one for each matching group not read (a lower bound).
 	Total uint64
 	// Match says which documents the text matched: MatchAll (every word),
 	// MatchAny (too few held every word, so documents holding any word
@@ -76,11 +82,12 @@ const (
 const wholeBonus = 2.0
 
 // Search runs q over the shards: the text query (see compile) under the
-// filters, scored with BM25 over the generation's global statistics; the
-// top max(5×limit, 100) candidates are checked against their text when the
-// query has a quoted phrase or several words (Query.Event), weighted by
-// class and re-sorted, superseded hits dropped, and the hits grouped by
-// root session (see group). The documents holding every word come first;
+// filters matches groups of events, scored with BM25 over the generation's
+// global statistics; the events of the best groups are read (WithEvents)
+// and scored one by one against the same query, checked against the
+// quoted phrases and the whole query, weighted by class and re-sorted,
+// superseded events dropped, until enough hits are found; the hits are
+// grouped by root session (see group). The documents holding every word come first;
 // only when they are fewer than the limit do documents holding any word
 // follow (Result.Match says which happened).
 func (r *Reader) Search(ctx context.Context, q Query) (Result, error) {
@@ -96,6 +103,9 @@ func (r *Reader) Search(ctx context.Context, q Query) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if r.events == nil {
+		return Result{}, ErrNoEvents
+	}
 	loader := r.newHitLoader()
 	defer loader.close()
 	plan := &textPlan{}
@@ -106,19 +116,22 @@ func (r *Reader) Search(ctx context.Context, q Query) (Result, error) {
 	}
 	f := append(filters(q, scope), fieldFilters(plan.fields)...)
 	n := max(candidateFactor*limit, minCandidates)
-	c := &collector{r: r, q: q, match: q.Filter.Compile(), plan: plan, loader: loader, seen: map[core.EventID]bool{}}
+	c := &collector{r: r, q: q, scope: scope, match: q.Filter.Compile(), plan: plan, loader: loader,
+		seen: map[core.EventID]bool{}}
 	res := Result{}
 	if plan.narrow == nil {
-		err = c.fetch(ctx, query.NewMatchAllQuery(), f, nil, false, n)
+		err = c.fetchNewest(ctx, query.NewMatchAllQuery(), f, n)
 		res.Total = c.total
 	} else {
+		gw := max(groupWindow, limit)
+		want := max(2*limit, 2*groupWindow)
 		res.Match = MatchAll
-		err = c.fetch(ctx, plan.narrow, f, plan.not, true, n)
+		err = c.fetch(ctx, plan.narrow, plan.enarrow, f, gw, want)
 		res.Total = c.total
 		if err == nil && plan.broad != nil && len(c.hits) < limit {
 			before := len(c.hits)
 			c.partial = true
-			err = c.fetch(ctx, plan.broad, f, plan.not, true, n)
+			err = c.fetch(ctx, plan.broad, plan.ebroad, f, gw, want)
 			if len(c.hits) > before {
 				res.Match, res.Total = MatchAny, c.total
 			}
@@ -149,109 +162,189 @@ func weigh(hits []core.Hit, scope core.Scope) []core.Hit {
 	return kept
 }
 
-// collector gathers the live candidates of a search, each once, checking
-// phrases and the whole query against the hit's text.
+// collector gathers the live candidates of a search, each once, from the
+// events of the groups matched.
 type collector struct {
-	r       *Reader
-	q       Query
-	match   *core.Match // q.Filter compiled
-	plan    *textPlan
-	loader  *hitLoader
-	seen    map[core.EventID]bool
-	hits    []core.Hit
+	r      *Reader
+	q      Query
+	scope  core.Scope
+	match  *core.Match // q.Filter compiled
+	plan   *textPlan
+	loader *hitLoader
+	seen   map[core.EventID]bool
+	hits   []core.Hit
+	// total counts the matching events of the groups read plus, for the
+	// groups not read, one each (a lower bound).
 	total   uint64
 	partial bool
 }
 
-// fetch adds windows of the top hits of must (by score, or newest first
-// without text) under the filters until n more live, distinct hits are
-// collected or the matches run out.
-func (c *collector) fetch(ctx context.Context, must query.Query, f, not []query.Query, scored bool, n int) error {
-	bq := must
-	if len(f) > 0 || len(not) > 0 {
-		b := query.NewBooleanQuery([]query.Query{must}, nil, not)
-		if len(f) > 0 {
-			b.AddFilter(query.NewConjunctionQuery(f))
-		}
-		bq = b
+func withFilters(must query.Query, f []query.Query) query.Query {
+	if len(f) == 0 {
+		return must
 	}
-	want := len(c.hits) + n
+	b := query.NewBooleanQuery([]query.Query{must}, nil, nil)
+	b.AddFilter(query.NewConjunctionQuery(f))
+	return b
+}
+
+// fetch reads windows of gw groups, best first, scoring their events
+// against em, until want more live, distinct hits are collected, the
+// groups run out or maxFetchRounds windows were read.
+func (c *collector) fetch(ctx context.Context, must query.Query, em eNode, f []query.Query, gw, want int) error {
+	bq := withFilters(must, f)
+	want += len(c.hits)
+	var total uint64
 	for round := 0; round < maxFetchRounds && len(c.hits) < want; round++ {
-		req := bleve.NewSearchRequestOptions(bq, n, round*n, false)
-		if !scored {
-			req.SortBy([]string{"-" + fieldTS, "_id"})
-		}
-		res, err := c.r.alias.SearchInContext(ctx, req)
+		res, err := c.r.alias.SearchInContext(ctx, bleve.NewSearchRequestOptions(bq, gw, round*gw, false))
 		if err != nil {
 			return fmt.Errorf("index: search: %w", err)
 		}
 		if round == 0 {
-			c.total = res.Total
+			total = res.Total
 		}
-		if err := c.collect(res.Hits); err != nil {
-			return err
+		for _, dm := range res.Hits {
+			n, err := c.expand(dm, em, true)
+			if err != nil {
+				return err
+			}
+			total += uint64(n)
+			total-- // the group was counted once
 		}
-		if len(res.Hits) < n {
+		if len(res.Hits) < gw {
 			break
 		}
 	}
+	c.total = total
 	return nil
 }
 
-// collect appends the live hits of a window not seen before.
-func (c *collector) collect(dms []*search.DocumentMatch) error {
-	for _, dm := range dms {
-		id, err := eventID(dm)
+// fetchNewest reads the groups newest first (by their newest event) until
+// the n newest live events passing the filters are known: once n are
+// collected, a group whose newest event is older than the n-th cannot
+// change them.
+func (c *collector) fetchNewest(ctx context.Context, must query.Query, f []query.Query, n int) error {
+	bq := withFilters(must, f)
+	var total uint64
+	for round := 0; round < maxTimeRounds; round++ {
+		req := bleve.NewSearchRequestOptions(bq, timeWindow, round*timeWindow, false)
+		req.SortBy([]string{"-" + fieldTS, "_id"})
+		res, err := c.r.alias.SearchInContext(ctx, req)
 		if err != nil {
-			return err
+			return fmt.Errorf("index: search: %w", err)
 		}
-		if c.seen[id] || c.r.isSuperseded(c.q.Superseded, dm.Index, id) {
+		for _, dm := range res.Hits {
+			k, err := c.expand(dm, nil, false)
+			if err != nil {
+				return err
+			}
+			total += uint64(k)
+		}
+		if len(res.Hits) < timeWindow {
+			break
+		}
+		if len(c.hits) >= n {
+			last := res.Hits[len(res.Hits)-1]
+			if len(last.Sort) == 0 || nthNewest(c.hits, n) > last.Sort[0] {
+				break
+			}
+		}
+	}
+	c.total = total
+	return nil
+}
+
+// nthNewest is the ts term of the n-th newest hit ("" when it has no time,
+// which sorts below every group's).
+func nthNewest(hits []core.Hit, n int) string {
+	ts := make([]string, 0, len(hits))
+	for _, h := range hits {
+		t := ""
+		if indexedTime(h.Timestamp) {
+			t = tsTerm(h.Timestamp)
+		}
+		ts = append(ts, t)
+	}
+	slices.Sort(ts)
+	return ts[len(ts)-n]
+}
+
+// expand reads a matched group's events and adds those that pass the
+// per-event filters, the excluded words and (when scored) em, returning how
+// many matched.
+func (c *collector) expand(dm *search.DocumentMatch, em eNode, scored bool) (int, error) {
+	g, err := c.loader.load(dm)
+	if err != nil {
+		return 0, err
+	}
+	events, err := c.r.events(g.Chunk)
+	if err != nil {
+		return 0, err
+	}
+	matched := 0
+	for _, p := range g.pos {
+		if p >= len(events) {
+			return matched, shardErr(dm.Index, "read", ErrShardDamaged,
+				fmt.Errorf("doc %s: position %d past its chunk of %d events", dm.ID, p, len(events)))
+		}
+		e := &events[p]
+		if !eventPasses(c.match, &c.q.Filter, c.scope, c.plan.fields, e) || c.r.isSuperseded(c.q.Superseded, dm.Index, e.ID) {
 			continue
 		}
-		c.seen[id] = true
-		h, err := c.loader.load(dm, id)
-		if err != nil {
-			return err
+		cand := newCand(e, g.RootSessionID, c.r.code)
+		if excluded(c.plan.not, cand) {
+			continue
 		}
-		if !inTime(c.match, &c.q.Filter, h.Timestamp) {
-			continue // on a boundary day, outside the exact bound
+		score := 1.0
+		if scored {
+			s, ok := em.eval(cand)
+			if !ok {
+				continue
+			}
+			score = s
 		}
-		if math.IsNaN(h.Score) || math.IsInf(h.Score, 0) {
-			h.Score = 0
+		matched++
+		if c.seen[e.ID] {
+			continue
 		}
-		keep, err := c.check(&h)
-		if err != nil {
-			return err
+		c.seen[e.ID] = true
+		if math.IsNaN(score) || math.IsInf(score, 0) {
+			score = 0
 		}
-		if keep {
-			h.Partial = c.partial
+		h := g.Hit
+		h.EventID, h.EventType, h.Role, h.Timestamp, h.Score, h.Partial = e.ID, e.Type, e.Role, e.Timestamp, score, c.partial
+		if c.check(&h, cand) {
 			c.hits = append(c.hits, h)
 		}
 	}
-	return nil
+	return matched, nil
 }
 
-// check verifies a hit against its text (when Query.Event is set): a hit
-// lacking a quoted phrase is dropped, one holding the whole query gains
-// wholeBonus.
-func (c *collector) check(h *core.Hit) (bool, error) {
-	if c.q.Event == nil || (len(c.plan.phrases) == 0 && len(c.plan.whole) == 0) {
-		return true, nil
+func excluded(not []eNode, cand *evCand) bool {
+	for _, n := range not {
+		if _, ok := n.eval(cand); ok {
+			return true
+		}
 	}
-	e, err := c.q.Event(*h)
-	if err != nil {
-		return false, err
+	return false
+}
+
+// check verifies a hit against its text: a hit lacking a quoted phrase is
+// dropped, one holding the whole query gains wholeBonus.
+func (c *collector) check(h *core.Hit, cand *evCand) bool {
+	if len(c.plan.phrases) == 0 && len(c.plan.whole) == 0 {
+		return true
 	}
-	w := words(eventText(e))
+	w := words(cand.text)
 	for _, p := range c.plan.phrases {
 		if !containsRun(w, p) {
-			return false, nil
+			return false
 		}
 	}
 	if len(c.plan.whole) > 0 && containsRun(w, c.plan.whole) {
 		h.Score *= wholeBonus
 	}
-	return true, nil
+	return true
 }
 
 // fieldFilters returns the filters of the text's field: items.
@@ -266,6 +359,8 @@ func fieldFilters(fields map[string][]string) []query.Query {
 }
 
 // filters returns the filter clauses of q; they select but do not score.
+// Over groups, the event-level ones (type, role, files, days) select the
+// groups holding any such event; eventPasses checks each event.
 func filters(q Query, scope core.Scope) []query.Query {
 	var out []query.Query
 	add := func(field string, values []string) {

@@ -87,16 +87,23 @@ func newShardName() (string, error) {
 	return hex.EncodeToString(b[:]), nil
 }
 
-func (w *shardWriter) docs() int { return len(w.seen) }
+func (w *shardWriter) events() int { return len(w.seen) }
 
-// add indexes d. The offline builder cannot replace a document, so there a
-// repeated event id keeps its first version; the online index keeps the last.
-func (w *shardWriter) add(ctx context.Context, d Doc) error {
-	if _, dup := w.seen[d.Event.ID]; dup && w.opts.Writer == WriterOffline {
+// add indexes a group as one document named by its first event. An event
+// id the shard already holds keeps its first version.
+func (w *shardWriter) add(ctx context.Context, g *chunkGroup) error {
+	kept := &chunkGroup{session: g.session, chunk: g.chunk}
+	for i, e := range g.events {
+		if _, dup := w.seen[e.ID]; dup {
+			continue
+		}
+		w.seen[e.ID] = struct{}{}
+		kept.events, kept.pos = append(kept.events, e), append(kept.pos, g.pos[i])
+	}
+	if len(kept.events) == 0 {
 		return nil
 	}
-	w.seen[d.Event.ID] = struct{}{}
-	if err := w.be.index(ctx, d.Event.ID.String(), newShardDoc(d.Event, d.Session, d.Chunk)); err != nil {
+	if err := w.be.index(ctx, kept.events[0].ID.String(), newShardDoc(kept)); err != nil {
 		return shardErr(w.name, "build", errBuildFailed, err)
 	}
 	return nil

@@ -108,7 +108,7 @@ func (r *run) storeSession(ctx context.Context, ps *core.ParsedSession, docs cha
 	for _, nc := range w.NewChunks {
 		for k := range nc.Chunk.Events {
 			select {
-			case docs <- index.Doc{Event: &nc.Chunk.Events[k], Session: sess, Chunk: nc.Ref.ID}:
+			case docs <- index.Doc{Event: &nc.Chunk.Events[k], Session: sess, Chunk: nc.Ref.ID, Pos: k}:
 				indexed++
 			case <-ctx.Done():
 				return ctx.Err()

@@ -357,7 +357,7 @@ func (r *run) feedCurrent(ctx context.Context, builds []*build, m *merge, docs c
 					m.retomb[e.ID] = cur
 				}
 				select {
-				case docs <- index.Doc{Event: e, Session: sess, Chunk: ic.Chunk}:
+				case docs <- index.Doc{Event: e, Session: sess, Chunk: ic.Chunk, Pos: k}:
 				case <-ctx.Done():
 					return nil, ctx.Err()
 				}

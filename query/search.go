@@ -230,8 +230,7 @@ func (r *Reader) lexical(ctx context.Context, req SearchRequest, scope core.Scop
 	if err != nil {
 		return index.Result{}, err
 	}
-	q := index.Query{Text: req.Query, Scope: scope, Filter: req.Filter, Limit: limit, Superseded: r.superseded,
-		Event: func(h core.Hit) (*core.Event, error) { return r.event(h.Chunk, h.EventID) }}
+	q := index.Query{Text: req.Query, Scope: scope, Filter: req.Filter, Limit: limit, Superseded: r.superseded}
 	res, err := idx.Search(ctx, q)
 	if errors.Is(err, index.ErrNoSearchableTerms) {
 		return index.Result{}, Errorf(CodeInvalidRequest,

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"ctx/config"
+	"ctx/index"
 	"ctx/store"
 )
 
@@ -19,7 +20,7 @@ func TestStatusUpgradeState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Upgrade.StoreFormat != 1 || st.Upgrade.IndexFormat != 1 || st.Upgrade.VectorFormat != 1 ||
+	if st.Upgrade.StoreFormat != 1 || st.Upgrade.IndexFormat != index.Format || st.Upgrade.VectorFormat != 1 ||
 		len(st.Upgrade.PendingRebuilds) != 0 {
 		t.Fatalf("upgrade of a fresh store: %+v", st.Upgrade)
 	}

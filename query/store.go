@@ -138,9 +138,9 @@ func (r *Reader) index() (*index.Reader, error) {
 	var idx *index.Reader
 	var err error
 	if r.shards != nil {
-		idx, err = r.shards.Open(names)
+		idx, err = r.shards.Open(names, index.WithEvents(r.chunkEvents))
 	} else {
-		idx, err = index.Open(store.At(r.home).Index(), names)
+		idx, err = index.Open(store.At(r.home).Index(), names, index.WithEvents(r.chunkEvents))
 	}
 	if err != nil {
 		return nil, indexError("the search index cannot be opened (ctx verify names the damaged shard)", err)
@@ -185,6 +185,16 @@ func (r *Reader) chunk(id objects.ID) (*core.Chunk, error) {
 	r.chunks[id] = c
 	r.chunkMu.Unlock()
 	return c, nil
+}
+
+// chunkEvents returns the events of a chunk (decoded once, see chunk):
+// the index reads them to score the events of the groups it matches.
+func (r *Reader) chunkEvents(id objects.ID) ([]core.Event, error) {
+	c, err := r.chunk(id)
+	if err != nil {
+		return nil, err
+	}
+	return c.Events, nil
 }
 
 // event hydrates an event from the chunk that holds it: from the decoded
