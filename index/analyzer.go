@@ -39,9 +39,11 @@ func init() {
 }
 
 func newCodeTokenizer(map[string]interface{}, *registry.Cache) (analysis.Tokenizer, error) {
-	return codeTokenizer{}, nil
+	return codeTokenizer{groups: true}, nil
 }
 
+// newCodeAnalyzer is the analyzer of a group's text (see groupText): the
+// terms of each event once, after the event's marker term.
 func newCodeAnalyzer(_ map[string]interface{}, cache *registry.Cache) (analysis.Analyzer, error) {
 	tok, err := cache.TokenizerNamed(CodeAnalyzer)
 	if err != nil {
@@ -51,7 +53,50 @@ func newCodeAnalyzer(_ map[string]interface{}, cache *registry.Cache) (analysis.
 	if err != nil {
 		return nil, err
 	}
-	return &analysis.DefaultAnalyzer{Tokenizer: tok, TokenFilters: []analysis.TokenFilter{stop}}, nil
+	return &analysis.DefaultAnalyzer{Tokenizer: tok, TokenFilters: []analysis.TokenFilter{stop, oncePerEvent{}}}, nil
+}
+
+// newEventAnalyzer is the code-aware analysis of one event's text with its
+// repeats, as a search scores an event of a matched group.
+func newEventAnalyzer(cache *registry.Cache) (analysis.Analyzer, error) {
+	stop, err := cache.TokenFilterNamed(en.StopName)
+	if err != nil {
+		return nil, err
+	}
+	return &analysis.DefaultAnalyzer{Tokenizer: codeTokenizer{}, TokenFilters: []analysis.TokenFilter{stop}}, nil
+}
+
+// eventSep separates the events of a group's text, and eventTerm is the
+// term the group analyzer emits for each event (no text term can hold a
+// NUL): its frequency in a group is the group's event count, as the
+// frequency of any other term is the number of the group's events holding
+// it (oncePerEvent). Summed over a generation's groups they are the
+// document count and document frequencies of a per-event index, which
+// BM25 scores events with.
+const (
+	eventSep  = '\x1e'
+	eventTerm = "\x00event"
+)
+
+// oncePerEvent drops the repeats of a term within one event of a group.
+type oncePerEvent struct{}
+
+func (oncePerEvent) Filter(in analysis.TokenStream) analysis.TokenStream {
+	seen := map[string]struct{}{}
+	out := in[:0]
+	for _, t := range in {
+		if string(t.Term) == eventTerm {
+			clear(seen)
+			out = append(out, t)
+			continue
+		}
+		if _, dup := seen[string(t.Term)]; dup {
+			continue
+		}
+		seen[string(t.Term)] = struct{}{}
+		out = append(out, t)
+	}
+	return out
 }
 
 // codeTokenizer emits, lowercased and without repeats within one compound:
@@ -60,17 +105,27 @@ func newCodeAnalyzer(_ map[string]interface{}, cache *registry.Cache) (analysis.
 // finds in it (index.go), then their parts split on _ . : and at camelCase
 // and ACRONYMWord boundaries, plus the folded form of every identifier
 // (parse_config and parseConfig both give parseconfig). Runs of hex digits
-// are never split, so commit hashes and ids stay whole.
-type codeTokenizer struct{}
+// are never split, so commit hashes and ids stay whole. With groups set, it
+// emits eventTerm at the start and after each eventSep.
+type codeTokenizer struct{ groups bool }
 
 type span struct{ start, end int }
 
-func (codeTokenizer) Tokenize(input []byte) analysis.TokenStream {
+func (t codeTokenizer) Tokenize(input []byte) analysis.TokenStream {
 	base := bleveunicode.NewUnicodeTokenizer().Tokenize(input)
 	e := emitter{input: input, out: make(analysis.TokenStream, 0, 2*len(base)+1)}
+	nextSep := len(input)
+	if t.groups {
+		e.marker(0)
+		nextSep = sepAfter(input, 0)
+	}
 	var c span
 	cDone := false
 	for _, tok := range base {
+		for nextSep < tok.Start {
+			e.marker(nextSep)
+			nextSep = sepAfter(input, nextSep+1)
+		}
 		for c.end <= tok.Start && c.end < len(input) {
 			c, cDone = nextCompound(input, c.end), false
 		}
@@ -93,7 +148,28 @@ func (codeTokenizer) Tokenize(input []byte) analysis.TokenStream {
 		e.emit(tok.Start, tok.End)
 		e.parts(tok.Start, tok.End)
 	}
+	for nextSep < len(input) {
+		e.marker(nextSep)
+		nextSep = sepAfter(input, nextSep+1)
+	}
 	return e.out
+}
+
+// sepAfter is the offset of the first eventSep at or after from, or
+// len(input).
+func sepAfter(input []byte, from int) int {
+	if i := bytes.IndexByte(input[from:], eventSep); i >= 0 {
+		return from + i
+	}
+	return len(input)
+}
+
+// marker emits eventTerm for the event starting at offset at.
+func (e *emitter) marker(at int) {
+	e.reset()
+	e.pos++
+	e.out = append(e.out, &analysis.Token{Term: []byte(eventTerm), Start: at, End: at, Position: e.pos,
+		Type: analysis.AlphaNumeric})
 }
 
 // emitter appends tokens, skipping terms already emitted for the current

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/registry"
 )
 
 func analyze(t *testing.T, name, text string) []string {
@@ -12,6 +13,16 @@ func analyze(t *testing.T, name, text string) []string {
 	a := newMapping().AnalyzerNamed(name)
 	if a == nil {
 		t.Fatalf("analyzer %s not registered", name)
+	}
+	return terms(a.Analyze([]byte(text)))
+}
+
+// analyzeEvent is the analysis of one event's text.
+func analyzeEvent(t *testing.T, text string) []string {
+	t.Helper()
+	a, err := newEventAnalyzer(registry.NewCache())
+	if err != nil {
+		t.Fatal(err)
 	}
 	return terms(a.Analyze([]byte(text)))
 }
@@ -50,10 +61,25 @@ func TestCodeAnalyzerTokens(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			if got := analyze(t, CodeAnalyzer, tt.in); !reflect.DeepEqual(got, tt.want) {
+			if got := analyzeEvent(t, tt.in); !reflect.DeepEqual(got, tt.want) {
 				t.Fatalf("tokens = %q, want %q", got, tt.want)
 			}
+			// Alone in a group, the same terms after the event's marker.
+			if got := analyze(t, CodeAnalyzer, tt.in); !reflect.DeepEqual(got, append([]string{eventTerm}, tt.want...)) {
+				t.Fatalf("group tokens = %q, want %q", got, tt.want)
+			}
 		})
+	}
+}
+
+// TestGroupAnalyzerCountsEvents checks the group analysis: each event's
+// terms once after its marker, so that a term's frequency counts the
+// events holding it; an empty event is still counted.
+func TestGroupAnalyzerCountsEvents(t *testing.T) {
+	got := analyze(t, CodeAnalyzer, "cache miss cache\x1e\x1eparseConfig cache")
+	want := []string{eventTerm, "cache", "miss", eventTerm, eventTerm, "parseconfig", "parse", "config", "cache"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("tokens = %q, want %q", got, want)
 	}
 }
 
@@ -66,7 +92,7 @@ func TestQueryTokensAreIndexed(t *testing.T) {
 		"https://example.com/a-b/c?x=1#frag user@example.org",
 	} {
 		indexed := map[string]bool{}
-		for _, term := range analyze(t, CodeAnalyzer, in) {
+		for _, term := range analyzeEvent(t, in) {
 			indexed[term] = true
 		}
 		for _, term := range analyze(t, QueryAnalyzer, in) {

@@ -12,8 +12,8 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 
 	"ctx/core"
-	"ctx/objects"
 	gen "ctx/internal/corpus"
+	"ctx/objects"
 	"ctx/sources"
 )
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"time"
 
 	"ctx/core"
 	"ctx/objects"
@@ -50,7 +51,8 @@ type BuildOptions struct {
 	// Shards is the number of concurrent writers, each building its own
 	// shard (DefaultShards).
 	Shards int
-	// BatchSize is the number of documents per bleve batch (DefaultBatchSize).
+	// BatchSize is the number of events per bleve batch (DefaultBatchSize);
+	// a batch holds whole groups, so it may hold a group more.
 	BatchSize int
 	// BatchBytes flushes a batch early once its text reaches this many bytes,
 	// bounding memory when events are large (DefaultBatchBytes). Only the
@@ -218,6 +220,11 @@ func writeOne(ctx context.Context, root string, cur **shardWriter, d *chunkGroup
 // it is, and a later event of its chunk starts another group.
 const maxOpenGroups = 16
 
+// groupIdle is how long the open groups wait for more events before they
+// are indexed as they are: a producer sends a chunk's events in a row, so
+// only a stream that pauses (a build beside a live import) waits this.
+const groupIdle = 20 * time.Millisecond
+
 // groupDocs gathers the docs into groups of one chunk's events, up to
 // core.ChunkSize each, and sends them on out; it returns ErrInvalidDoc for
 // a doc without event or session, and ctx's error when cancelled.
@@ -231,21 +238,35 @@ func groupDocs(ctx context.Context, docs <-chan Doc, out chan<- *chunkGroup) err
 			return ctx.Err()
 		}
 	}
+	flush := func() error {
+		for _, g := range open {
+			if err := send(g); err != nil {
+				return err
+			}
+		}
+		open = open[:0]
+		return nil
+	}
+	idle := time.NewTimer(groupIdle)
+	defer idle.Stop()
 	for {
 		var d Doc
 		var ok bool
+		if len(open) > 0 {
+			idle.Reset(groupIdle)
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
+		case <-idleC(idle, len(open) > 0):
+			if err := flush(); err != nil {
+				return err
+			}
+			continue
 		case d, ok = <-docs:
 		}
 		if !ok {
-			for _, g := range open {
-				if err := send(g); err != nil {
-					return err
-				}
-			}
-			return nil
+			return flush()
 		}
 		if d.Event == nil || d.Session == nil {
 			return ErrInvalidDoc
@@ -280,4 +301,13 @@ func groupDocs(ctx context.Context, docs <-chan Doc, out chan<- *chunkGroup) err
 			open = open[1:]
 		}
 	}
+}
+
+// idleC is the idle timer's channel while groups are open, else nil (never
+// ready).
+func idleC(t *time.Timer, armed bool) <-chan time.Time {
+	if armed {
+		return t.C
+	}
+	return nil
 }

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	
+
 	"github.com/blevesearch/bleve/v2/search"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
@@ -172,9 +172,10 @@ func (l *hitLoader) reader(shard string) (bleveindex.IndexReader, error) {
 	return rdr, nil
 }
 
-// docFreq returns the number of documents holding term in the text field,
+// docFreq returns the number of events holding term in the text field,
 // summed over every shard (0 when a shard cannot be read: the search then
-// fails on it anyway).
+// fails on it anyway): a term's frequency in a group is the number of the
+// group's events holding it (see eventTerm).
 func (l *hitLoader) docFreq(term string) uint64 {
 	var n uint64
 	for _, shard := range l.r.shards {
@@ -182,14 +183,31 @@ func (l *hitLoader) docFreq(term string) uint64 {
 		if err != nil {
 			continue
 		}
-		tfr, err := rdr.TermFieldReader(context.Background(), []byte(term), fieldText, false, false, false)
-		if err != nil {
-			continue
-		}
-		n += tfr.Count()
-		_ = tfr.Close()
+		f, _ := sumFreq(rdr, term)
+		n += f
 	}
 	return n
+}
+
+// sumFreq sums the frequency of a text term over a shard's groups.
+func sumFreq(rdr bleveindex.IndexReader, term string) (uint64, error) {
+	tfr, err := rdr.TermFieldReader(context.Background(), []byte(term), fieldText, true, false, false)
+	if err != nil {
+		return 0, err
+	}
+	defer tfr.Close()
+	var n uint64
+	tfd := &bleveindex.TermFieldDoc{}
+	for {
+		tm, err := tfr.Next(tfd.Reset())
+		if err != nil {
+			return n, err
+		}
+		if tm == nil {
+			return n, nil
+		}
+		n += tm.Freq
+	}
 }
 
 func (l *hitLoader) close() {
@@ -197,4 +215,3 @@ func (l *hitLoader) close() {
 		_ = rdr.Close()
 	}
 }
-

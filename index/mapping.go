@@ -148,12 +148,10 @@ func newShardDoc(g *chunkGroup) *shardDoc {
 			}
 		}
 		d.Events = append(d.Events, eventKey(e.ID))
-		if t := eventText(e); t != "" {
-			if text.Len() > 0 {
-				text.WriteByte('\n')
-			}
-			text.WriteString(t)
+		if text.Len() > 0 || len(d.Events) > 1 {
+			text.WriteByte(eventSep)
 		}
+		text.WriteString(strings.ReplaceAll(eventText(e), string(eventSep), " "))
 	}
 	if !newest.IsZero() {
 		d.TS = tsTerm(newest)

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/blevesearch/bleve/v2"
+
+	"ctx/core"
 )
 
 // offlineBackend is WriterOffline: bleve's Builder analyzes and writes each
@@ -15,8 +17,8 @@ type offlineBackend struct {
 
 func newOfflineBackend(dir string, opts BuildOptions) (*offlineBackend, error) {
 	b, err := bleve.NewBuilder(dir, newMapping(), map[string]interface{}{
-		"batchSize":       opts.BatchSize,
-		"buildPathPrefix": dir, // temporary segments live inside the shard's build dir
+		"batchSize":       max(1, opts.BatchSize/core.ChunkSize), // documents, not events
+		"buildPathPrefix": dir,                                   // temporary segments live inside the shard's build dir
 	})
 	if err != nil {
 		return nil, err

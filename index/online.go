@@ -40,6 +40,7 @@ type onlineBackend struct {
 	idx        bleve.Index
 	batch      *bleve.Batch
 	batchBytes int
+	batchEvs   int
 
 	inflight chan struct{} // a slot per batch not yet persisted
 	failed   chan error    // first asynchronous failure (buffered 1)
@@ -71,7 +72,8 @@ func (b *onlineBackend) index(ctx context.Context, id string, doc *shardDoc) err
 		return err
 	}
 	b.batchBytes += len(doc.Text)
-	if b.batch.Size() >= b.opts.BatchSize || b.batchBytes >= b.opts.BatchBytes {
+	b.batchEvs += len(doc.Events)
+	if b.batchEvs >= b.opts.BatchSize || b.batchBytes >= b.opts.BatchBytes {
 		return b.flush(ctx)
 	}
 	return nil
@@ -95,7 +97,7 @@ func (b *onlineBackend) flush(ctx context.Context) error {
 		}
 		release()
 	})
-	b.batch, b.batchBytes = b.idx.NewBatch(), 0
+	b.batch, b.batchBytes, b.batchEvs = b.idx.NewBatch(), 0, 0
 	if err := b.idx.Batch(batch); err != nil {
 		release()
 		return err

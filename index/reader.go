@@ -9,6 +9,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/registry"
 	"github.com/blevesearch/bleve/v2/search"
 
 	"ctx/core"
@@ -30,7 +31,7 @@ type Reader struct {
 	alias      bleve.IndexAlias
 	superseded func(shard string, id core.EventID) bool
 	analyzer   analysis.Analyzer // the query analyzer
-	code       analysis.Analyzer // CodeAnalyzer, for the events of matched groups
+	code       analysis.Analyzer // the code-aware analysis of one event (newEventAnalyzer)
 	events     func(chunk objects.ID) ([]core.Event, error)
 	stats      stats
 	release    func() // set by Cache.Open: Close hands the shards back
@@ -96,9 +97,13 @@ func Open(root string, shards []string, opts ...Option) (*Reader, error) {
 // newReader returns a Reader without shards.
 func newReader(cfg readerConfig, shards int) (*Reader, error) {
 	m := newMapping()
-	analyzer, code := m.AnalyzerNamed(QueryAnalyzer), m.AnalyzerNamed(CodeAnalyzer)
-	if analyzer == nil || code == nil {
-		return nil, fmt.Errorf("index: analyzers %s and %s not registered", QueryAnalyzer, CodeAnalyzer)
+	analyzer := m.AnalyzerNamed(QueryAnalyzer)
+	if analyzer == nil {
+		return nil, fmt.Errorf("index: analyzer %s not registered", QueryAnalyzer)
+	}
+	code, err := newEventAnalyzer(registry.NewCache())
+	if err != nil {
+		return nil, fmt.Errorf("index: event analyzer: %w", err)
 	}
 	return &Reader{order: make(map[string]int, shards), superseded: cfg.superseded, analyzer: analyzer,
 		code: code, events: cfg.events}, nil
@@ -119,7 +124,7 @@ func (r *Reader) join() error {
 	r.alias = alias
 	r.stats = stats{}
 	for _, idx := range r.idxs {
-		n, err := idx.DocCount()
+		n, err := shardEvents(idx)
 		if err != nil {
 			return fmt.Errorf("index: open: %w", err)
 		}
@@ -327,6 +332,21 @@ func Verify(root, shard string, wantDocs int) error {
 		return shardErr(shard, "verify", ErrShardDamaged, cerr)
 	}
 	return nil
+}
+
+// shardEvents counts the events of a shard from the frequency of
+// eventTerm: the document count of BM25.
+func shardEvents(idx bleve.Index) (uint64, error) {
+	adv, err := idx.Advanced()
+	if err != nil {
+		return 0, err
+	}
+	rdr, err := adv.Reader()
+	if err != nil {
+		return 0, err
+	}
+	defer rdr.Close()
+	return sumFreq(rdr, eventTerm)
 }
 
 // countEvents counts the event keys a shard indexes.
