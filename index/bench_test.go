@@ -73,11 +73,17 @@ func BenchmarkSearch(b *testing.B) {
 	n := benchDocs(b)
 	root := b.TempDir()
 	w := Writer(os.Getenv("CTX_INDEX_BENCH_WRITER")) // default: DefaultWriter
-	metas, err := BuildShards(context.Background(), root, newCorpus(42).stream(n), BuildOptions{Writer: w})
+	var docs []Doc
+	for d := range newCorpus(42).stream(n) {
+		docs = append(docs, d)
+	}
+	metas, err := BuildShards(context.Background(), root, feed(docs), BuildOptions{Writer: w})
 	if err != nil {
 		b.Fatal(err)
 	}
-	r, err := Open(root, names(metas))
+	// The events are served from memory: the figures leave out reading
+	// chunks from the store (the whole-process figures include it).
+	r, err := Open(root, names(metas), eventsOf(docs))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -177,14 +177,15 @@ func (c *corpus) stream(n int) <-chan Doc {
 	go func() {
 		defer close(ch)
 		var sess, root *core.Session
-		left := 0
+		left, k := 0, 0
 		ts := c.start
 		for i := 0; i < n; i++ {
 			if left == 0 {
 				sess, root = c.session(i, root)
-				left = 50 + c.rng.IntN(600)
+				left, k = 50+c.rng.IntN(600), 0
 			}
 			left--
+			k++
 			ts = ts.Add(time.Duration(c.rng.IntN(40000)) * time.Millisecond)
 			typ, role, text := c.event()
 			key := fmt.Sprint(i)
@@ -193,7 +194,9 @@ func (c *corpus) stream(n int) <-chan Doc {
 			if c.rng.IntN(3) == 0 {
 				e.Files = []core.FileTouch{{Path: c.paths.draw(), Op: "edit"}}
 			}
-			ch <- Doc{Event: e, Session: sess, Chunk: objects.Hash([]byte(key))}
+			// a session's events in chunks of core.ChunkSize, as the store cuts them
+			chunk := objects.Hash([]byte(fmt.Sprintf("%s/%d", sess.ID, (k-1)/core.ChunkSize)))
+			ch <- Doc{Event: e, Session: sess, Chunk: chunk, Pos: (k - 1) % core.ChunkSize}
 		}
 	}()
 	return ch

@@ -6,8 +6,21 @@
 //     of Docs; nothing writes a shard after it is published. A shard
 //     directory appears under its final name only once it is complete,
 //     private (dirs 0700, files 0600), fsynced and verified by reopening.
-//   - Doc: one event, its session and the id of the chunk object storing it.
-//     The Bleve doc ID is the event id (evt_…).
+//   - Doc: one event, its session, the id of the chunk object storing it and
+//     its position there. BuildShards indexes the consecutive events of one
+//     chunk (up to 64) as one Bleve document, a group, named by its first
+//     event id; the ev field holds its events' ids (their first 64 bits).
+//   - Group scoring: a search matches groups, then reads the matched
+//     groups' events from the store (WithEvents) and scores each event
+//     against the same query, compiled twice (eval.go). A group's text is
+//     analyzed with each event's terms once after an event marker, so a
+//     term's frequency in a group is the number of its events holding it:
+//     summed over the generation, these are the document count and document
+//     frequencies of a per-event index, and BM25 scores an event from its
+//     own terms and length exactly as when each event had a document. A
+//     group holds each distinct term once and pays the fixed cost of each
+//     field once, measured at 2.4 times fewer postings than one document
+//     per event.
 //   - Reader: the shards of one generation opened read-only (with a bolt
 //     timeout) behind one index alias. Shards are listed oldest first.
 //   - Superseded: a generation's tombstones. An event re-imported into a
@@ -36,31 +49,33 @@
 // digit hex hashes, paths and file names, error codes such as E0308 or
 // ENOENT — add boosted exact clauses so that exact matches rank first.
 //
-// Storage. Keyword fields (session, root session, event type, role,
-// provider, workspace, source root and group, files with their base names,
-// tool) are indexed for filters and exact clauses. Time is two keywords of
-// one term each: day (UTC YYYYMMDD; time filters are a term range over days,
-// the exact bound is checked on each candidate's stored time) and ts (a
-// sortable hex of the time with doc values, for newest-first order). A
-// datetime field would index about 16 prefix-coded terms per event, measured
-// at a third of the indexing CPU and over a quarter of the shard. The only
-// stored field, hit, packs what a Hit needs (session, root, subagent flag,
-// type, role, provider, timestamp, chunk id, workspace); loading one field
-// through a shard reader costs about half of bleve's field loading, which
-// dominated the cost of weighting 100 candidates.
+// Storage. Keyword fields (session, root session, provider, workspace,
+// source root and group; the union of the group's event types, roles, files
+// with their base names and tools) are indexed for filters and exact
+// clauses; the session-level ones are exact, the others select groups and
+// are checked again on each event. Time is two keywords: day (the group's
+// UTC YYYYMMDD days; time filters are a term range over days, the exact
+// bound is checked on each event) and ts (a sortable hex of the group's
+// newest time with doc values: a search without text reads groups newest
+// first until no further group can hold a newer event). A datetime field
+// would index about 16 prefix-coded terms per value, measured at a third of
+// the indexing CPU and over a quarter of the shard. The only stored field,
+// hit, packs the group's session values, chunk id and event positions;
+// loading one field through a shard reader costs about half of bleve's
+// field loading.
 //
 // Build performance (2 cores, bleve v2.6.3; the throughput study and the
-// benchmarks here): each writer goroutine owns one shard and two run at once.
+// benchmarks here): each writer goroutine owns one shard and two run at once;
+// one goroutine before them gathers the docs into groups.
 // WriterOnline, the default, uses unsafe_batch and awaits every batch's
 // persisted callback before Close — without that, Close silently drops the
 // batches not yet persisted (small shards reopen empty) — and lets at most
-// two batches per shard wait for persistence. Batches hold 2,500 docs: as
-// fast as the study's 5,000 but peaking near 630 MiB RSS for 200k events
-// instead of 1.1–1.2 GiB (segment building is superlinear in batch size).
+// two batches per shard wait for persistence. Batches hold about 2,500
+// events: 335 MiB peak RSS for a 200k import against 722 MiB with 10,000 for
+// 10% less CPU (segment building is superlinear in batch size).
 // WriterOffline uses bleve's offline builder: one merged segment per shard,
 // about 20% smaller, match queries about 25% and id lookups about 3× faster,
 // builds about as fast on an idle machine but slowed down far more than the
-// online writer when the machine was busy. Indexing costs about 260–350 µs of
-// CPU per event with the code-aware analyzer; GOGC=200 in the importing
-// process gains a little more at the cost of memory.
+// online writer when the machine was busy. See docs/benchmarks.md for the
+// CPU per event.
 package index

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"ctx/index"
 )
 
 // gitRepo makes a real repository with one commit, ctx's hooks installed
@@ -106,7 +108,7 @@ func statusReadModel(t *testing.T, w *world) {
 		t.Fatalf("status: %v", got)
 	}
 	up := got["upgrade"].(map[string]any)
-	if up["store_format"] != 1.0 || up["index_format"] != 1.0 || up["vector_format"] != 1.0 ||
+	if up["store_format"] != 1.0 || up["index_format"] != float64(index.Format) || up["vector_format"] != 1.0 ||
 		len(up["pending_rebuilds"].([]any)) != 0 {
 		t.Fatalf("upgrade: %v", up)
 	}
