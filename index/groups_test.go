@@ -73,16 +73,16 @@ func TestGroupsScoreEachEvent(t *testing.T) {
 		{"word", Query{Text: "probe"}, []Doc{a, b, e}},
 		{"phrase", Query{Text: `"alpha beta"`}, []Doc{c}},
 		{"excluded word", Query{Text: "alpha -beta"}, []Doc{a, f}},
-		{"role", Query{Text: "probe", Roles: []core.Role{core.RoleTool}}, []Doc{b}},
-		{"type", Query{Text: "alpha", EventType: core.TypeMessage}, []Doc{a, c, f}},
+		{"role", Query{Text: "probe", Filter: core.Filter{Roles: []core.Role{core.RoleTool}}}, []Doc{b}},
+		{"type", Query{Text: "alpha", Filter: core.Filter{Types: []core.EventType{core.TypeMessage}}}, []Doc{a, c, f}},
 		{"type field", Query{Text: "probe type:tool_output"}, []Doc{b}},
-		{"file", Query{Text: "probe", Files: []string{"beta.go"}}, []Doc{b}},
+		{"file", Query{Text: "probe", Filter: core.Filter{Files: []string{"beta.go"}}}, []Doc{b}},
 		{"file word", Query{Text: "beta.go"}, []Doc{b}},
-		{"time", Query{Text: "probe", Since: t0.Add(time.Hour), Until: t0.Add(3 * time.Hour)}, []Doc{b}},
+		{"time", Query{Text: "probe", Filter: core.Filter{Since: t0.Add(time.Hour), Until: t0.Add(3 * time.Hour)}}, []Doc{b}},
 		{"scope", Query{Text: "probe", Scope: core.ScopeOutputs}, []Doc{b}},
-		{"session", Query{Text: "alpha", Sessions: []core.SessionID{other.ID}}, []Doc{f}},
+		{"session", Query{Text: "alpha", Filter: core.Filter{Sessions: []core.SessionID{other.ID}}}, []Doc{f}},
 		{"event id", Query{Text: c.Event.ID.String()}, []Doc{c}},
-		{"no text", Query{Sessions: []core.SessionID{s.ID}, Roles: []core.Role{core.RoleUser}}, []Doc{a}},
+		{"no text", Query{Filter: core.Filter{Sessions: []core.SessionID{s.ID}, Roles: []core.Role{core.RoleUser}}}, []Doc{a}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -93,7 +93,7 @@ func TestGroupsScoreEachEvent(t *testing.T) {
 		// d (4h, in g1) and f (3h, in g2) are the newest of their groups.
 		hits := find(t, r, Query{Limit: 2})
 		sameSet(t, hits, d, f)
-		hits = find(t, r, Query{Sessions: []core.SessionID{s.ID}, Limit: 10})
+		hits = find(t, r, Query{Limit: 10, Filter: core.Filter{Sessions: []core.SessionID{s.ID}}})
 		want := []core.EventID{d.Event.ID, b.Event.ID, c.Event.ID, a.Event.ID}
 		if fmt.Sprint(ids(hits)) != fmt.Sprint(want) {
 			t.Fatalf("order %v", describe(hits))
