@@ -29,6 +29,7 @@ type ShowSessionOptions struct {
 	Mode      string // "transcript" (default: messages and summaries) or "log" (every event)
 	Limit     int    // page path: selected events per page, 1..4096 (200 when only Cursor is set)
 	Cursor    string // page path: the previous page's Pagination.NextCursor
+	From      int    // page path without a cursor: the first ordinal of the page (the viewer's jump to an event)
 	MaxEvents int    // complete path: stop after this many events (0: all)
 	MaxBytes  int    // page path: end the page before its JSON exceeds this (0: no budget)
 }
@@ -70,7 +71,7 @@ func (p *Pinned) ShowSession(ctx context.Context, id string, opts ShowSessionOpt
 	}
 	if paged {
 		pg, err := p.r.ShowSessionPage(query.ShowSessionPageRequest{ID: id, Mode: opts.Mode, Limit: opts.Limit,
-			Cursor: opts.Cursor, MaxBytes: opts.MaxBytes})
+			Cursor: opts.Cursor, From: opts.From, MaxBytes: opts.MaxBytes})
 		if err != nil {
 			return nil, err
 		}

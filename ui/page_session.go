@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strconv"
 
+	"ctx/app"
 	"ctx/core"
 	"ctx/query"
 )
@@ -44,16 +45,11 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) error {
 	if at >= 0 && !q.Has("from") {
 		from = max(0, at-3) // a few events of context above the target
 	}
-	var page *query.SessionPage
-	var gen query.GenerationRef
-	err = s.read(func(rd *query.Reader) error {
-		gen = rd.Ref()
-		page, err = rd.ShowSessionPage(query.ShowSessionPageRequest{ID: id, Mode: mode, Limit: sessionPageSize, From: from})
-		return err
-	})
+	page, err := s.app.ShowSession(r.Context(), id, app.ShowSessionOptions{Mode: mode, Limit: sessionPageSize, From: from})
 	if err != nil {
 		return err
 	}
+	gen := page.Generation
 	d := &sessionData{Session: page.Session, Mode: page.Mode, Events: viewEvents(page.Events, at), From: from,
 		ModeLink: map[string]string{}}
 	base := "/session/" + page.Session.ID.String()
@@ -80,11 +76,7 @@ func (s *Server) event(w http.ResponseWriter, r *http.Request) error {
 	if id == "" {
 		id = r.URL.Query().Get("id")
 	}
-	var v *query.EventView
-	err := s.read(func(rd *query.Reader) (err error) {
-		v, err = rd.ShowEvent(id, 0, 0)
-		return err
-	})
+	v, err := s.app.ShowEvent(r.Context(), id, 0, 0)
 	if err != nil {
 		return err
 	}
@@ -105,11 +97,7 @@ func eventLink(session, event, eventType string, ordinal int) string {
 
 // raw serves an event's whole text as text/plain (what the page clips).
 func (s *Server) raw(w http.ResponseWriter, r *http.Request) {
-	var v *query.EventView
-	err := s.read(func(rd *query.Reader) (err error) {
-		v, err = rd.ShowEvent(r.PathValue("id"), 0, 0)
-		return err
-	})
+	v, err := s.app.ShowEvent(r.Context(), r.PathValue("id"), 0, 0)
 	if err != nil {
 		s.errorPage(w, r, err)
 		return

@@ -38,10 +38,7 @@ func (s *Server) sessions(w http.ResponseWriter, r *http.Request) error {
 	}
 	req, err := sessionsRequest(d, q.Get("cursor"), s.sessionsLimit)
 	if err == nil {
-		err = s.read(func(rd *query.Reader) (err error) {
-			d.List, err = rd.ListSessions(req)
-			return err
-		})
+		d.List, err = s.app.ListSessions(r.Context(), req)
 	}
 	if query.CodeOf(err) == query.CodeCursorStale {
 		// The store moved on since the list was loaded: start again from
