@@ -1,8 +1,10 @@
 package mcp
 
 import (
+	"path/filepath"
 	"time"
 
+	"ctx/core"
 	"ctx/query"
 )
 
@@ -26,4 +28,22 @@ func isASCIIToken(s string) bool {
 		}
 	}
 	return true
+}
+
+// parseFilter finishes the filter arguments of search, query_events and
+// list_sessions: the workspace must be absolute, since and until are
+// parsed against now, and the whole is parsed once into the typed filter.
+func parseFilter(args query.FilterArgs, workspace, since, until string, now time.Time) (core.Filter, error) {
+	if workspace != "" && !filepath.IsAbs(workspace) {
+		return core.Filter{}, invalidf("workspace must be an absolute directory")
+	}
+	var err error
+	args.Workspace = workspace
+	if args.Since, err = parseTime(since, now, "since"); err != nil {
+		return core.Filter{}, err
+	}
+	if args.Until, err = parseTime(until, now, "until"); err != nil {
+		return core.Filter{}, err
+	}
+	return args.Parse()
 }

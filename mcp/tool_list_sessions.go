@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"path/filepath"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -78,20 +77,8 @@ func sessionsRequest(in *listSessionsInput, now time.Time) (app.SessionsRequest,
 			return req, err
 		}
 	}
-	if in.Workspace != "" && !filepath.IsAbs(in.Workspace) {
-		return req, invalidf("workspace must be an absolute directory")
-	}
-	since, err := parseTime(in.Since, now, "since")
-	if err != nil {
-		return req, err
-	}
-	until, err := parseTime(in.Until, now, "until")
-	if err != nil {
-		return req, err
-	}
-	args := app.FilterArgs{Providers: in.Providers, SourceRoots: in.SourceRoots, SourceGroups: in.SourceGroups,
-		Files: in.Files, Workspace: in.Workspace, Since: since, Until: until, PrimaryOnly: in.PrimaryOnly}
-	filter, err := args.Parse()
+	filter, err := parseFilter(app.FilterArgs{Providers: in.Providers, SourceRoots: in.SourceRoots,
+		SourceGroups: in.SourceGroups, Files: in.Files, PrimaryOnly: in.PrimaryOnly}, in.Workspace, in.Since, in.Until, now)
 	if err != nil {
 		return req, err
 	}

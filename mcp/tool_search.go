@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"path/filepath"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -118,28 +117,16 @@ func searchRequest(in *searchInput, now time.Time) (query.SearchRequest, string,
 	if in.Limit != nil && *in.Limit < 1 {
 		return req, "", invalidf("limit must be between 1 and %d", query.MaxLimit)
 	}
-	if in.Workspace != "" && !filepath.IsAbs(in.Workspace) {
-		return req, "", invalidf("workspace must be an absolute directory")
-	}
 	mode := modeLexical
 	if in.Mode != nil {
 		mode = *in.Mode
 	}
-	since, err := parseTime(in.Since, now, "since")
-	if err != nil {
-		return req, "", err
-	}
-	until, err := parseTime(in.Until, now, "until")
-	if err != nil {
-		return req, "", err
-	}
-	args := query.FilterArgs{Providers: in.Providers, Workspace: in.Workspace, Since: since, Until: until,
-		PrimaryOnly: in.PrimaryOnly, SourceRoots: in.SourceRoots, SourceGroups: in.SourceGroups, Roles: in.Roles,
-		Files: in.Files, Sessions: in.Sessions}
+	args := query.FilterArgs{Providers: in.Providers, PrimaryOnly: in.PrimaryOnly, SourceRoots: in.SourceRoots,
+		SourceGroups: in.SourceGroups, Roles: in.Roles, Files: in.Files, Sessions: in.Sessions}
 	if in.EventType != nil && *in.EventType != "" {
 		args.EventTypes = []string{*in.EventType}
 	}
-	filter, err := args.Parse()
+	filter, err := parseFilter(args, in.Workspace, in.Since, in.Until, now)
 	if err != nil {
 		return req, "", err
 	}
