@@ -4,7 +4,7 @@ import (
 	"errors"
 	"net/http"
 
-	"ctx/blame"
+	"ctx/app"
 	"ctx/query"
 )
 
@@ -49,14 +49,8 @@ func classify(err error) *Error {
 	if errors.As(err, &e) {
 		return e
 	}
-	if c := query.CodeOf(err); c != "" {
+	if c := app.CodeOf(err); c != "" { // the one classification, blame conditions included
 		return &Error{Status: statusOf(c), Code: string(c), Message: err.Error(), Err: err}
-	}
-	for _, b := range []error{blame.ErrNotRepo, blame.ErrOutside, blame.ErrBinary, blame.ErrNotTracked,
-		blame.ErrBadRevision, blame.ErrNoCommits, blame.ErrNoLinesInFile} {
-		if errors.Is(err, b) {
-			return &Error{Status: http.StatusBadRequest, Code: string(query.CodeInvalidRequest), Message: err.Error(), Err: err}
-		}
 	}
 	return &Error{Status: http.StatusInternalServerError, Code: string(query.CodeInternal), Message: err.Error(), Err: err}
 }

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"ctx/app"
 	"ctx/blame"
-	"ctx/query"
 )
 
 // maxListedFiles bounds the file picker of the blame page.
@@ -60,15 +60,13 @@ func (s *Server) blameFile(w http.ResponseWriter, r *http.Request) error {
 		d.Files = trackedFiles(ctx, repo)
 		return s.renderBlame(w, r, "blame", d, nil)
 	}
-	req := blame.FileRequest{Path: d.File, Dir: repo.Root}
+	req := app.BlameRequest{Repo: repo.Root, File: d.File, Dir: repo.Root}
 	if req.Start, req.End, err = parseLines(d.Lines); err != nil {
 		return s.renderBlame(w, r, "blame", d, err)
 	}
-	err = s.withResolver(func(rs *blame.Resolver) (err error) {
-		d.View, err = blame.BlameFile(ctx, repo, req, rs)
-		return err
-	})
+	res, err := s.app.Blame(ctx, req)
 	if err == nil {
+		d.View = res.File
 		d.Rows = blameRows(d.View.Lines)
 	}
 	return s.renderBlame(w, r, "blame", d, err)
@@ -85,10 +83,10 @@ func (s *Server) blameCommit(w http.ResponseWriter, r *http.Request) error {
 	}
 	if err == nil {
 		d.Repo = repo.Root
-		err = s.withResolver(func(rs *blame.Resolver) (err error) {
-			d.Commit, err = blame.BlameCommit(r.Context(), repo, d.Rev, rs)
-			return err
-		})
+		var res *app.BlameResult
+		if res, err = s.app.Blame(r.Context(), app.BlameRequest{Repo: repo.Root, Commit: d.Rev}); err == nil {
+			d.Commit = res.Commit
+		}
 	}
 	return s.renderBlame(w, r, "blame_commit", d, err)
 }
@@ -101,19 +99,12 @@ func (s *Server) blamePR(w http.ResponseWriter, r *http.Request) error {
 	}
 	if err == nil && d.Range != "" {
 		d.Repo = repo.Root
-		d.PR, err = blame.BlamePR(r.Context(), repo, d.Range)
+		var res *app.BlameResult
+		if res, err = s.app.Blame(r.Context(), app.BlameRequest{Repo: repo.Root, PR: d.Range}); err == nil {
+			d.PR = res.PR
+		}
 	}
 	return s.renderBlame(w, r, "blame_pr", d, err)
-}
-
-// withResolver runs fn with a resolver of the pinned generation, or one
-// that resolves nothing when nothing is imported yet.
-func (s *Server) withResolver(fn func(*blame.Resolver) error) error {
-	err := s.read(func(rd *query.Reader) error { return fn(blame.NewResolver(rd)) })
-	if query.CodeOf(err) == query.CodeNoHistory {
-		return fn(blame.NewResolver(nil))
-	}
-	return err
 }
 
 // blamePage carries the form, the answer and the error of a blame page.
