@@ -142,5 +142,5 @@ func (a *App) Read(ctx context.Context, fn func(*query.Reader) error) error { re
 // through the App's pinned read and waking the daemon after a write.
 func (a *App) Handoff(settings HandoffSettings) *Handoff {
 	return NewHandoff(HandoffOptions{Home: a.home, Version: a.version, Now: a.now, Settings: settings,
-		Read: a.Read, Wake: a.Wake})
+		Read: a.Read, Wake: a.Wake, Getenv: a.env.Get})
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"ctx/config"
 	"ctx/core"
 	"ctx/query"
 	"ctx/sources/redact"
@@ -23,13 +24,33 @@ type HandoffSettings struct {
 	RatePerMinute   int           // reports per client per minute (0: unlimited)
 	RateBurst       int
 	Redaction       bool
+	// Summary is the [context.summary] endpoint of sessionSummary; its
+	// Endpoint "" leaves sessionSummary null and sends nothing anywhere.
+	Summary config.Summary
 }
 
 // DefaultHandoffSettings are the settings when config.toml names none.
 func DefaultHandoffSettings() HandoffSettings {
 	return HandoffSettings{TokenBudget: workspace.DefaultTokenBudget, CacheMaxAge: workspace.DefaultCacheMaxAge,
 		ThreadBudget: threads.DefaultBudget, ThreadMaxBudget: threads.MaxBudget,
-		RatePerMinute: reported.DefaultPerMinute, RateBurst: reported.DefaultBurst, Redaction: true}
+		RatePerMinute: reported.DefaultPerMinute, RateBurst: reported.DefaultBurst, Redaction: true,
+		Summary: config.Summary{Timeout: config.DefaultSummaryTimeout}}
+}
+
+// HandoffSettingsFrom resolves the [context], [threads] and [ingest]
+// tables of cfg (nil: the defaults).
+func HandoffSettingsFrom(cfg *config.Config) HandoffSettings {
+	s := DefaultHandoffSettings()
+	if cfg == nil {
+		return s
+	}
+	h := cfg.HandoffConfig()
+	s.TokenBudget, s.CacheMaxAge = h.TokenBudget, h.CacheMaxAge
+	s.ThreadBudget, s.ThreadMaxBudget = h.ThreadBudget, h.ThreadMaxBudget
+	s.RatePerMinute, s.RateBurst = h.RatePerMinute, h.Burst
+	s.Redaction = cfg.RedactionEnabled()
+	s.Summary = h.Summary
+	return s
 }
 
 // HandoffOptions wire the context, threads and reports use cases.
@@ -43,6 +64,9 @@ type HandoffOptions struct {
 	Read func(ctx context.Context, fn func(*query.Reader) error) error
 	// Wake asks the daemon for a pass without waiting for it (nil: none).
 	Wake func()
+	// Getenv reads the variable named by Settings.Summary.APIKeyEnv (nil:
+	// no key is sent).
+	Getenv func(string) string
 }
 
 // Handoff answers get_context, save_session, continue_thread, list_threads
@@ -55,7 +79,8 @@ type Handoff struct {
 	cache    *workspace.Cache
 	limiter  *reported.Limiter
 	redactor reported.Redactor
-	saveMu   sync.Mutex // one save at a time per process: a thread is created once
+	summary  workspace.SummarizeFunc // nil unless [context.summary] names an endpoint
+	saveMu   sync.Mutex              // one save at a time per process: a thread is created once
 }
 
 // NewHandoff returns the use cases over opts.Home.
@@ -69,6 +94,7 @@ func NewHandoff(opts HandoffOptions) *Handoff {
 	if opts.Settings.Redaction {
 		h.redactor = redact.New()
 	}
+	h.summary = h.summarizer()
 	return h
 }
 

@@ -19,7 +19,8 @@ func (h *Handoff) GetContext(ctx context.Context, c Caller, scope string) (*work
 		return nil, query.Errorf(query.CodeInvalidRequest, "scope must be full, plan, files or git")
 	}
 	o, err := h.cache.Get(ctx, workspace.Options{Root: c.Root, TokenBudget: h.opts.Settings.TokenBudget,
-		Version: h.opts.Version, Now: h.opts.Now, Redactor: h.redactor, Sessions: h.workspaceSessions})
+		Version: h.opts.Version, Now: h.opts.Now, Redactor: h.redactor, Sessions: h.workspaceSessions,
+		Summarize: h.summary})
 	if err != nil {
 		return nil, err
 	}

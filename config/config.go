@@ -23,6 +23,9 @@ type Config struct {
 	Daemon             Switch        `toml:"daemon"`
 	Semantic           SemanticTable `toml:"semantic"`
 	Sync               Sync          `toml:"sync"`
+	Context            ContextTable  `toml:"context"`
+	Threads            ThreadsTable  `toml:"threads"`
+	Ingest             IngestTable   `toml:"ingest"`
 	path               string
 }
 
@@ -72,6 +75,9 @@ func (p Plugin) TimeoutDuration() time.Duration {
 type Error struct {
 	Path string
 	Msg  string
+	// Key is the setting at fault ("[context] token_budget") when one
+	// setting is; "" for a file-level problem.
+	Key string
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("config %s: %s", e.Path, e.Msg) }
@@ -143,43 +149,46 @@ func (c *Config) validate(env Env) error {
 		where := fmt.Sprintf("[[source]] #%d", i+1)
 		switch {
 		case !ValidName(s.Root):
-			return &Error{c.path, where + ": root must be 1-64 of A-Z a-z 0-9 _ -"}
+			return &Error{Path: c.path, Msg: where + ": root must be 1-64 of A-Z a-z 0-9 _ -"}
 		case s.Group != "" && !ValidName(s.Group):
-			return &Error{c.path, where + ": group must be 1-64 of A-Z a-z 0-9 _ -"}
+			return &Error{Path: c.path, Msg: where + ": group must be 1-64 of A-Z a-z 0-9 _ -"}
 		case roots[s.Root]:
-			return &Error{c.path, where + ": root " + s.Root + " is named twice"}
+			return &Error{Path: c.path, Msg: where + ": root " + s.Root + " is named twice"}
 		case !IsBuiltinProvider(s.Provider):
-			return &Error{c.path, where + ": unknown provider (see ctx sources)"}
+			return &Error{Path: c.path, Msg: where + ": unknown provider (see ctx sources)"}
 		case s.Path == "":
-			return &Error{c.path, where + ": path is required"}
+			return &Error{Path: c.path, Msg: where + ": path is required"}
 		}
 		roots[s.Root] = true
 		s.Path = expandHome(s.Path, env.HomeDir())
 		if !filepath.IsAbs(s.Path) {
-			return &Error{c.path, where + ": path must be absolute or start with ~/"}
+			return &Error{Path: c.path, Msg: where + ": path must be absolute or start with ~/"}
 		}
 	}
 	for i, w := range c.Sync.Include.Workspaces {
 		w = filepath.Clean(expandHome(w, env.HomeDir()))
 		if !filepath.IsAbs(w) {
-			return &Error{c.path, fmt.Sprintf("[sync.include] workspaces #%d: must be absolute or start with ~/", i+1)}
+			return &Error{Path: c.path, Msg: fmt.Sprintf("[sync.include] workspaces #%d: must be absolute or start with ~/", i+1)}
 		}
 		c.Sync.Include.Workspaces[i] = w
 	}
 	if err := c.SemanticConfig().Validate(); err != nil {
-		return &Error{c.path, "[semantic]: " + err.Error()}
+		return &Error{Path: c.path, Msg: "[semantic]: " + err.Error()}
+	}
+	if err := c.validateHandoff(); err != nil {
+		return err
 	}
 	for i, p := range c.Plugins {
 		where := fmt.Sprintf("[[plugin]] #%d", i+1)
 		if !ValidName(p.Name) || IsBuiltinProvider(p.Name) {
-			return &Error{c.path, where + ": name must be 1-64 of A-Z a-z 0-9 _ - and not a built-in provider"}
+			return &Error{Path: c.path, Msg: where + ": name must be 1-64 of A-Z a-z 0-9 _ - and not a built-in provider"}
 		}
 		if len(p.Command) == 0 {
-			return &Error{c.path, where + ": command is required"}
+			return &Error{Path: c.path, Msg: where + ": command is required"}
 		}
 		if p.Timeout != "" {
 			if d, err := time.ParseDuration(p.Timeout); err != nil || d <= 0 {
-				return &Error{c.path, where + ": timeout must be a positive duration like 30s"}
+				return &Error{Path: c.path, Msg: where + ": timeout must be a positive duration like 30s"}
 			}
 		}
 	}

@@ -113,3 +113,19 @@ func TestLoadConfigInvalid(t *testing.T) {
 		}
 	}
 }
+
+func TestLoadConfigHandoff(t *testing.T) {
+	cfg, err := Load(writeConfig(t, "[threads]\nmax_budget = 10000\n[context]\ntoken_budget = 8000\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := cfg.HandoffConfig()
+	if h.TokenBudget != 8000 || h.ThreadMaxBudget != 10000 || h.ThreadBudget != 10000 || h.Summary.Configured() {
+		t.Fatalf("resolved %+v: max_budget alone lowers the default budget to it", h)
+	}
+	_, err = Load(writeConfig(t, "[context]\ntoken_budget = \"big\"\n"))
+	var ce *Error
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "context.token_budget") {
+		t.Fatalf("a string budget: %v", err)
+	}
+}

@@ -18,10 +18,15 @@ import (
 	"ctx/sources/reported"
 )
 
-// newHandoff wires the spec 001 use cases over the server's store.
+// newHandoff wires the spec 001 use cases through the server's App: the
+// settings the Config gives, else config.toml's (the defaults when it
+// cannot be used: the server keeps serving, ctx status reports it).
 func (s *Server) newHandoff() *app.Handoff {
-	return app.NewHandoff(app.HandoffOptions{Home: s.cfg.CtxHome, Version: s.cfg.Version, Now: s.cfg.Now,
-		Settings: s.cfg.Handoff, Read: s.app.Read, Wake: s.app.Wake})
+	set := s.cfg.Handoff
+	if set == (app.HandoffSettings{}) {
+		set, _ = s.app.HandoffSettings()
+	}
+	return s.app.Handoff(set)
 }
 
 type tokenKey struct{}

@@ -49,7 +49,7 @@ type Config struct {
 	// roots (--root); "" means the working directory.
 	Root string
 	// Handoff holds the [context], [threads] and [ingest] settings; zero
-	// means the defaults.
+	// means config.toml's.
 	Handoff app.HandoffSettings
 }
 
@@ -99,12 +99,9 @@ func New(cfg Config) *Server {
 	if cfg.Door == "" {
 		cfg.Door = reported.DoorStdio
 	}
-	if cfg.Handoff == (app.HandoffSettings{}) {
-		cfg.Handoff = app.DefaultHandoffSettings()
-	}
 	s := &Server{cfg: cfg, log: log.New(cfg.Log, "ctx mcp: ", 0), tools: map[string]bool{}, conn: newConnID()}
 	s.usage = NewUsage(cfg.CtxHome, cfg.Now)
-	s.app = app.New(app.Options{Env: cfg.Source, Home: cfg.CtxHome, Now: cfg.Now, Pooled: true, KeepServing: true})
+	s.app = app.New(app.Options{Env: cfg.Source, Home: cfg.CtxHome, Now: cfg.Now, Version: cfg.Version, Pooled: true, KeepServing: true})
 	hooks := &server.Hooks{}
 	pinVersions(hooks)
 	s.mcp = server.NewMCPServer("ctx", cfg.Version,

@@ -172,7 +172,7 @@ func TestConfigValidate(t *testing.T) {
 	}
 	e, err := NewEmbedder(config.Semantic{Embedder: config.EmbedderOpenAI, Endpoint: "http://x/v1/", Model: "m", APIKeyEnv: "K"},
 		func(k string) string { return map[string]string{"K": "secret"}[k] })
-	if err != nil || e.(*OpenAI).key != "secret" || e.(*OpenAI).url != "http://x/v1/embeddings" || e.ID() != "openai:m" {
+	if err != nil || !e.(*OpenAI).server.Keyed() || e.(*OpenAI).server.URL("embeddings") != "http://x/v1/embeddings" || e.ID() != "openai:m" {
 		t.Fatalf("%+v %v", e, err)
 	}
 }

@@ -1,17 +1,16 @@
 package semantic
 
 import (
-	"bytes"
 	"context"
-	"ctx/core"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"ctx/core"
+	"ctx/openaicompat"
 )
 
 // OpenAI embeds through an OpenAI-compatible embeddings endpoint (OpenAI,
@@ -20,11 +19,12 @@ import (
 // cut to MaxEmbedBytes; the returned vectors are L2-normalized. Nothing is
 // sent anywhere the user did not configure.
 type OpenAI struct {
-	url, model, key string
+	model string
 	// BatchSize is the number of texts per request (64).
 	BatchSize int
 	// Client is the HTTP client (a 60 s timeout by default).
 	Client *http.Client
+	server *openaicompat.Client
 	dim    atomic.Int64
 }
 
@@ -32,13 +32,8 @@ type OpenAI struct {
 // trailing /v1 is accepted) and the model; key, when not empty, is sent as
 // a bearer token.
 func NewOpenAI(endpoint, model, key string) *OpenAI {
-	base := strings.TrimRight(endpoint, "/")
-	url := base + "/v1/embeddings"
-	if strings.HasSuffix(base, "/v1") {
-		url = base + "/embeddings"
-	}
-	return &OpenAI{url: url, model: model, key: key, BatchSize: 64,
-		Client: &http.Client{Timeout: 60 * time.Second}}
+	server := openaicompat.New(endpoint, key, 60*time.Second)
+	return &OpenAI{model: model, BatchSize: 64, Client: server.HTTP, server: server}
 }
 
 // ID is openai:<model>: the model decides the vector space, whichever
@@ -86,30 +81,11 @@ func (o *OpenAI) embedBatch(ctx context.Context, texts []string) ([][]float32, e
 			input[i] = " " // servers reject empty input
 		}
 	}
-	body, err := json.Marshal(embedRequest{Model: o.model, Input: input})
-	if err != nil {
-		return nil, err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, o.url, bytes.NewReader(body))
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrEmbedder, err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if o.key != "" {
-		req.Header.Set("Authorization", "Bearer "+o.key)
-	}
-	resp, err := o.Client.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrEmbedder, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
-		return nil, fmt.Errorf("%w: the server answered %s", ErrEmbedder, resp.Status)
-	}
+	srv := *o.server
+	srv.HTTP = o.Client // a caller may have replaced the client
 	var er embedResponse
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 256<<20)).Decode(&er); err != nil {
-		return nil, fmt.Errorf("%w: unreadable answer: %v", ErrEmbedder, err)
+	if err := srv.Post(ctx, "embeddings", embedRequest{Model: o.model, Input: input}, &er, 256<<20); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrEmbedder, err)
 	}
 	return o.collect(er, len(texts))
 }

@@ -23,6 +23,10 @@ type Redactor interface {
 // they read and edited.
 type SessionsFunc func(ctx context.Context, root string) ([]SessionBrief, []Activity, error)
 
+// SummarizeFunc writes sessionSummary from the object read so far (plan,
+// git state, sessions); it is bounded by its own timeout.
+type SummarizeFunc func(ctx context.Context, o *Object) (string, error)
+
 // Options configure one build.
 type Options struct {
 	Root        string
@@ -31,6 +35,9 @@ type Options struct {
 	Now         func() time.Time
 	Redactor    Redactor
 	Sessions    SessionsFunc // nil: the sessions connector is not configured
+	// Summarize writes sessionSummary; nil leaves it null (the summary
+	// connector is not configured) and sends nothing anywhere.
+	Summarize SummarizeFunc
 }
 
 // ErrRoot is returned when the root is not a readable directory.
@@ -59,7 +66,9 @@ func Build(ctx context.Context, opts Options) (*Object, error) {
 	b.plan()
 	gitDone()
 	activity := b.sessions(ctx)
+	summaryDone := b.startSummary(ctx) // beside the key files, from what is read so far
 	b.files(activity)
+	summaryDone()
 	o.Meta.Connectors = append(o.Meta.Connectors, Connector{Name: "notion", Status: StatusNotConfigured})
 	o.Meta.TokensUsed = opts.TokenBudget - b.left
 	o.tokens[ScopeFull] = o.Meta.TokensUsed

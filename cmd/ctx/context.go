@@ -43,7 +43,11 @@ func runContext(cmd *cobra.Command, env *Env, f *format, opts contextOptions) er
 	if root == "" {
 		root, _ = os.Getwd()
 	}
-	o, err := handoff(env).GetContext(cmd.Context(), cliCaller(root), opts.scope)
+	h, err := handoff(env)
+	if err != nil {
+		return err
+	}
+	o, err := h.GetContext(cmd.Context(), cliCaller(root), opts.scope)
 	if err != nil {
 		return handoffErr(err)
 	}
@@ -88,5 +92,13 @@ func renderContext(env *Env, o *workspace.Object) {
 	for _, s := range o.Sessions {
 		fmt.Fprintf(w, "session %s %-14s %s  %s\n", s.SessionID, s.Provider, s.Ended.Format("2006-01-02 15:04"),
 			oneLine(strings.TrimSpace(s.Title)))
+	}
+	if o.SessionSummary != nil {
+		fmt.Fprintf(w, "summary (a model's digest, untrusted): %s\n", oneLine(*o.SessionSummary))
+	}
+	for _, c := range m.Connectors {
+		if c.Status == workspace.StatusError {
+			fmt.Fprintf(w, "connector %s failed: %s\n", c.Name, oneLine(c.Detail))
+		}
 	}
 }

@@ -8,8 +8,10 @@ import (
 	"ctx/sources/reported"
 )
 
-// handoff wires the spec 001 use cases for one CLI command.
-func handoff(env *Env) *app.Handoff { return env.App().Handoff(app.DefaultHandoffSettings()) }
+// handoff wires the spec 001 use cases for one CLI command, with the
+// [context], [threads] and [ingest] settings of config.toml (an invalid
+// config is the error, exit 2).
+func handoff(env *Env) (*app.Handoff, error) { return env.App().ConfiguredHandoff() }
 
 // cliCaller is the CLI as a door.
 func cliCaller(root string) app.Caller {

@@ -15,7 +15,11 @@ func newIngestListCmd(env *Env, f *format) *cobra.Command {
 			if err := f.check("text", "json"); err != nil {
 				return err
 			}
-			l, err := handoff(env).ListReports()
+			h, err := handoff(env)
+			if err != nil {
+				return err
+			}
+			l, err := h.ListReports()
 			if err != nil {
 				return handoffErr(err)
 			}

@@ -18,7 +18,11 @@ func newIngestRmCmd(env *Env, f *format) *cobra.Command {
 			if err := f.check("text", "json"); err != nil {
 				return err
 			}
-			id, err := handoff(env).RemoveReport(args[0], cliCaller(""))
+			h, err := handoff(env)
+			if err != nil {
+				return err
+			}
+			id, err := h.RemoveReport(args[0], cliCaller(""))
 			if err != nil {
 				return handoffErr(err)
 			}

@@ -19,7 +19,11 @@ func newThreadsAddCmd(env *Env, f *format) *cobra.Command {
 			if err := f.check("text", "json"); err != nil {
 				return err
 			}
-			name, err := handoff(env).AddToThread(args[0], args[1], reported.DoorCLI)
+			h, err := handoff(env)
+			if err != nil {
+				return err
+			}
+			name, err := h.AddToThread(args[0], args[1], reported.DoorCLI)
 			if err != nil {
 				return handoffErr(err)
 			}

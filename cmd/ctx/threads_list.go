@@ -19,7 +19,11 @@ func runThreadsList(env *Env, f *format) error {
 	if err := f.check("text", "json"); err != nil {
 		return err
 	}
-	l, err := handoff(env).ListThreads()
+	h, err := handoff(env)
+	if err != nil {
+		return err
+	}
+	l, err := h.ListThreads()
 	if err != nil {
 		return handoffErr(err)
 	}

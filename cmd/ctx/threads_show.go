@@ -38,7 +38,11 @@ func runThreadsShow(env *Env, f *format, name string, opts threadsShowOptions) e
 	if err := f.check("text", "json"); err != nil {
 		return err
 	}
-	c, err := handoff(env).ContinueThread(name, opts.budget)
+	h, err := handoff(env)
+	if err != nil {
+		return err
+	}
+	c, err := h.ContinueThread(name, opts.budget)
 	if err != nil {
 		return handoffErr(err)
 	}
