@@ -51,3 +51,18 @@ func TestSearchRequestLimits(t *testing.T) {
 		t.Fatalf("valid request: %v %v %d", scope, err, ok.Limit)
 	}
 }
+
+// BenchmarkFilterParse is the cost the one typed filter adds to a request:
+// parsing a front end's arguments and compiling the match once.
+func BenchmarkFilterParse(b *testing.B) {
+	args := FilterArgs{Providers: []string{"claude-code", "codex"}, Roles: []string{"user", "assistant"},
+		EventTypes: []string{"message"}, Sessions: []string{"ses_24591081cdbcf15b591b404ea5207080"},
+		SourceRoots: []string{"work"}, Files: []string{"main.go"}, Workspace: "/src/project", PrimaryOnly: true}
+	for b.Loop() {
+		f, err := args.Parse()
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = f.Compile()
+	}
+}
