@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
-	"time"
 
 	"ctx/core"
 	"ctx/objects"
@@ -162,6 +161,11 @@ func writeShards(ctx context.Context, root string, docs <-chan *chunkGroup, opts
 		cur   *shardWriter
 	)
 	finish := func() error {
+		if cur.events() == 0 { // started, then every group went to the other writers
+			cur.abort()
+			cur = nil
+			return nil
+		}
 		m, err := cur.finish(ctx)
 		cur = nil
 		if err == nil {
@@ -220,14 +224,11 @@ func writeOne(ctx context.Context, root string, cur **shardWriter, d *chunkGroup
 // it is, and a later event of its chunk starts another group.
 const maxOpenGroups = 16
 
-// groupIdle is how long the open groups wait for more events before they
-// are indexed as they are: a producer sends a chunk's events in a row, so
-// only a stream that pauses (a build beside a live import) waits this.
-const groupIdle = 20 * time.Millisecond
-
 // groupDocs gathers the docs into groups of one chunk's events, up to
 // core.ChunkSize each, and sends them on out; it returns ErrInvalidDoc for
-// a doc without event or session, and ctx's error when cancelled.
+// a doc without event or session, and ctx's error when cancelled. On the
+// first doc it sends an empty group, which makes a writer start its shard
+// (a build in flight shows its directory as soon as it has a doc).
 func groupDocs(ctx context.Context, docs <-chan Doc, out chan<- *chunkGroup) error {
 	var open []*chunkGroup // least recently extended first
 	send := func(g *chunkGroup) error {
@@ -238,38 +239,31 @@ func groupDocs(ctx context.Context, docs <-chan Doc, out chan<- *chunkGroup) err
 			return ctx.Err()
 		}
 	}
-	flush := func() error {
-		for _, g := range open {
-			if err := send(g); err != nil {
-				return err
-			}
-		}
-		open = open[:0]
-		return nil
-	}
-	idle := time.NewTimer(groupIdle)
-	defer idle.Stop()
+	started := false
 	for {
 		var d Doc
 		var ok bool
-		if len(open) > 0 {
-			idle.Reset(groupIdle)
-		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-idleC(idle, len(open) > 0):
-			if err := flush(); err != nil {
-				return err
-			}
-			continue
 		case d, ok = <-docs:
 		}
 		if !ok {
-			return flush()
+			for _, g := range open {
+				if err := send(g); err != nil {
+					return err
+				}
+			}
+			return nil
 		}
 		if d.Event == nil || d.Session == nil {
 			return ErrInvalidDoc
+		}
+		if !started {
+			started = true
+			if err := send(&chunkGroup{}); err != nil {
+				return err
+			}
 		}
 		i := slices.IndexFunc(open, func(g *chunkGroup) bool { return g.chunk == d.Chunk && g.session.ID == d.Session.ID })
 		var g *chunkGroup
@@ -301,13 +295,4 @@ func groupDocs(ctx context.Context, docs <-chan Doc, out chan<- *chunkGroup) err
 			open = open[1:]
 		}
 	}
-}
-
-// idleC is the idle timer's channel while groups are open, else nil (never
-// ready).
-func idleC(t *time.Timer, armed bool) <-chan time.Time {
-	if armed {
-		return t.C
-	}
-	return nil
 }

@@ -21,7 +21,8 @@ import (
 // ctx-corpus) to import instead of generating CTX_IMPORT_BENCH_EVENTS
 // events (default 20000, seed 42). Run it under -cpuprofile for the split
 // by stage; cpu-µs/event is the process CPU time, steadier than wall time
-// on a shared machine.
+// on a shared machine. Checkpoints by time are off, so that the work does
+// not depend on the machine's speed (a slow import would publish more).
 func BenchmarkImport(b *testing.B) {
 	home := os.Getenv("CTX_IMPORT_BENCH_HOME")
 	if home == "" {
@@ -41,11 +42,12 @@ func BenchmarkImport(b *testing.B) {
 	var wall, cpu time.Duration
 	events := 0
 	var stored, indexed int64
+	shards := 0
 	for i := 0; i < b.N; i++ {
 		store := filepath.Join(b.TempDir(), "store")
 		start, cpu0 := time.Now(), cpuTime()
 		rep, err := ingest.Run(context.Background(), ingest.Options{Home: store, Env: env,
-			Sources: automatic(), Version: "bench"})
+			Sources: automatic(), Version: "bench", CheckpointEvery: -1})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -53,11 +55,13 @@ func BenchmarkImport(b *testing.B) {
 		cpu += cpuTime() - cpu0
 		events += rep.EventsRead
 		stored, indexed = dirBytes(ctxstore.At(store).Objects()), dirBytes(ctxstore.At(store).Index())
+		shards = len(rep.Generation.Shards)
 	}
 	b.ReportMetric(float64(events)/wall.Seconds(), "events/s")
 	b.ReportMetric(float64(cpu.Microseconds())/float64(events), "cpu-µs/event")
 	b.ReportMetric(float64(stored)/(1<<20), "objects-MiB")
 	b.ReportMetric(float64(indexed)/(1<<20), "index-MiB")
+	b.ReportMetric(float64(shards), "shards")
 }
 
 func dirBytes(dir string) int64 {
