@@ -7,14 +7,11 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"ctx/core"
 	"ctx/daemon"
-	"ctx/store"
-	"ctx/wake"
 )
 
 func newDaemonCmd(env *Env, f *format) *cobra.Command {
@@ -84,24 +81,18 @@ func startDaemon(env *Env, f *format) error {
 	if err := f.check("text", "json"); err != nil {
 		return err
 	}
-	home := env.CtxHome()
-	if _, err := wake.Status(home); err != nil {
-		exe, err := os.Executable()
-		if err != nil {
-			return fmt.Errorf("daemon start: %w", err)
-		}
-		if err := wake.Start(home, exe); err != nil {
-			return err
-		}
-	}
-	r, err := wake.WaitReady(home, 10*time.Second)
+	exe, err := os.Executable()
 	if err != nil {
-		return fmt.Errorf("the daemon did not answer (see %s): %w", store.At(home).DaemonLog(), err)
+		return fmt.Errorf("daemon start: %w", err)
+	}
+	st, err := env.App().DaemonStart(exe)
+	if err != nil {
+		return err
 	}
 	if f.json() {
-		return writeJSON(env.Stdout, daemonStatusOutput(home, &r))
+		return writeJSON(env.Stdout, st)
 	}
-	fmt.Fprintf(env.Stdout, "Daemon running: pid %d.\n", r.PID)
+	fmt.Fprintf(env.Stdout, "Daemon running: pid %d.\n", st.PID)
 	return nil
 }
 
@@ -109,61 +100,29 @@ func stopDaemon(env *Env, f *format) error {
 	if err := f.check("text", "json"); err != nil {
 		return err
 	}
-	r, err := wake.Stop(env.CtxHome(), 30*time.Second)
-	if errors.Is(err, wake.ErrNotRunning) {
+	pid, stopped, err := env.App().DaemonStop()
+	if err != nil {
+		return err
+	}
+	if !stopped {
 		if f.json() {
 			return writeJSON(env.Stdout, map[string]any{"stopped": false, "running": false})
 		}
 		fmt.Fprintln(env.Stdout, "No daemon is running.")
 		return nil
 	}
-	if err != nil {
-		return err
-	}
 	if f.json() {
-		return writeJSON(env.Stdout, map[string]any{"stopped": true, "pid": r.PID})
+		return writeJSON(env.Stdout, map[string]any{"stopped": true, "pid": pid})
 	}
-	fmt.Fprintf(env.Stdout, "Daemon stopped (pid %d).\n", r.PID)
+	fmt.Fprintf(env.Stdout, "Daemon stopped (pid %d).\n", pid)
 	return nil
-}
-
-// daemonStatusJSON is the daemon status read model.
-type daemonStatusJSON struct {
-	Running        bool     `json:"running"`
-	PID            int      `json:"pid,omitempty"`
-	Started        string   `json:"started,omitempty"`
-	LastGeneration uint64   `json:"last_generation,omitempty"`
-	LastImport     string   `json:"last_import,omitempty"`
-	LagSeconds     *float64 `json:"lag_seconds,omitempty"`
-	Watching       int      `json:"watching,omitempty"`
-	Socket         string   `json:"socket"`
-	Log            string   `json:"log"`
-}
-
-func daemonStatusOutput(home string, r *wake.Reply) daemonStatusJSON {
-	out := daemonStatusJSON{Socket: store.At(home).Socket(), Log: store.At(home).DaemonLog()}
-	if r == nil {
-		return out
-	}
-	lag := r.LagSeconds
-	out.Running, out.PID, out.LastGeneration, out.LagSeconds, out.Watching = true, r.PID, r.LastGeneration, &lag, r.Watching
-	out.Started = r.Started.UTC().Format(time.RFC3339)
-	if !r.LastImport.IsZero() {
-		out.LastImport = r.LastImport.UTC().Format(time.RFC3339)
-	}
-	return out
 }
 
 func daemonStatus(env *Env, f *format) error {
 	if err := f.check("text", "json"); err != nil {
 		return err
 	}
-	home := env.CtxHome()
-	var rp *wake.Reply
-	if r, err := wake.Status(home); err == nil {
-		rp = &r
-	}
-	out := daemonStatusOutput(home, rp)
+	out := env.App().DaemonStatus()
 	if f.json() {
 		return writeJSON(env.Stdout, out)
 	}
@@ -172,7 +131,7 @@ func daemonStatus(env *Env, f *format) error {
 		fmt.Fprintf(w, "Daemon: not running (start it with ctx daemon start). Log: %s\n", out.Log)
 		return nil
 	}
-	fmt.Fprintf(w, "Daemon: running, pid %d, since %s\n", out.PID, rp.Started.Local().Format("2006-01-02 15:04:05"))
+	fmt.Fprintf(w, "Daemon: running, pid %d, since %s\n", out.PID, out.Since.Local().Format("2006-01-02 15:04:05"))
 	fmt.Fprintf(w, "Last generation %d, last import %s, lag %.1fs, watching %d directories\n",
 		out.LastGeneration, orDash(out.LastImport), *out.LagSeconds, out.Watching)
 	fmt.Fprintf(w, "Socket: %s\nLog: %s\n", out.Socket, out.Log)
