@@ -17,6 +17,9 @@ type BlameRequest struct {
 	Start, End int    // the line range of File (1-based, inclusive); 0 is the whole file
 	Commit     string // a commit to list the evidence of
 	PR         string // a range BASE..HEAD to aggregate
+	// Active also lists, for Commit, the sessions active in the repository
+	// at commit time that wrote none of its lines (never cited).
+	Active bool
 }
 
 // BlameResult is one of the three blame read models, tagged by kind (file,
@@ -72,7 +75,7 @@ func (a *App) Blame(ctx context.Context, req BlameRequest) (*BlameResult, error)
 	err = a.readOptional(ctx, func(rd *query.Reader) error {
 		rs := blame.NewResolver(rd)
 		if req.Commit != "" {
-			v, err := blame.BlameCommit(ctx, repo, req.Commit, rs)
+			v, err := blame.BlameCommitWith(ctx, repo, req.Commit, rs, blame.CommitOptions{Active: req.Active})
 			res = &BlameResult{Kind: BlameCommit, Commit: v}
 			return err
 		}

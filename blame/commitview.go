@@ -13,7 +13,10 @@ type CommitView struct {
 	Commit  string         `json:"commit"`
 	Subject string         `json:"subject"`
 	Files   []FileEvidence `json:"files"`
-	// Sessions are sessions active in the repository with no line match.
+	// Sessions are sessions that were active in the repository at commit
+	// time without writing any of its lines: a weaker signal than
+	// evidence, listed only when asked for (CommitOptions.Active) and never
+	// cited.
 	Sessions []Evidence `json:"sessions_active"`
 	Problems []string   `json:"problems,omitempty"`
 }
@@ -30,8 +33,21 @@ type RecordView struct {
 	Evidence []Evidence `json:"evidence"`
 }
 
-// BlameCommit lists a commit's evidence by file.
+// CommitOptions tune BlameCommitWith.
+type CommitOptions struct {
+	// Active lists the sessions the note records as active at commit time
+	// with no line of the commit (session_active records).
+	Active bool
+}
+
+// BlameCommit lists a commit's evidence by file: only records whose lines
+// the commit holds (record nothing rather than guess).
 func BlameCommit(ctx context.Context, repo *Repo, rev string, rs *Resolver) (*CommitView, error) {
+	return BlameCommitWith(ctx, repo, rev, rs, CommitOptions{})
+}
+
+// BlameCommitWith is BlameCommit with options.
+func BlameCommitWith(ctx context.Context, repo *Repo, rev string, rs *Resolver, opts CommitOptions) (*CommitView, error) {
 	c, err := repo.Commit(ctx, rev)
 	var problems []string
 	if errors.Is(err, ErrNoParent) { // the note is readable all the same
@@ -60,8 +76,13 @@ func BlameCommit(ctx context.Context, repo *Repo, rev string, rs *Resolver) (*Co
 	for i := range n.Records {
 		r := &n.Records[i]
 		if r.File == nil {
-			v.Sessions = append(v.Sessions, rs.Evidence(r)...)
+			if opts.Active {
+				v.Sessions = append(v.Sessions, rs.Evidence(r)...)
+			}
 			continue
+		}
+		if len(r.Lines) == 0 {
+			continue // no line of the commit carries it
 		}
 		k, ok := at[*r.File]
 		if !ok {
@@ -85,8 +106,10 @@ type PRView struct {
 	AgentShare float64        `json:"agent_share"`
 	ByProvider map[string]int `json:"by_provider"`
 	BySession  []SessionLines `json:"by_session"`
-	Cited      []string       `json:"sessions_cited"`
-	Problems   []string       `json:"problems,omitempty"`
+	// Cited are the sessions that wrote lines the range added: those of
+	// BySession, never a session only active at commit time.
+	Cited    []string `json:"sessions_cited"`
+	Problems []string `json:"problems,omitempty"`
 }
 
 // SessionLines counts the lines one session wrote in the range.
@@ -120,7 +143,6 @@ func BlamePR(ctx context.Context, repo *Repo, rng string) (*PRView, error) {
 	}
 	v.Problems = nc.Problems
 	sess := map[string]*SessionLines{}
-	cited := map[string]bool{}
 	shallow := repo.Shallow(ctx)
 	for _, id := range commits {
 		if shallow[id] {
@@ -129,15 +151,15 @@ func BlamePR(ctx context.Context, repo *Repo, rng string) (*PRView, error) {
 				"its parent is not here, so what it added is unknown (git fetch --unshallow)", short(id)))
 			continue
 		}
-		if err := v.addCommit(ctx, repo, id, nc.Note(id), sess, cited); err != nil {
+		if err := v.addCommit(ctx, repo, id, nc.Note(id), sess); err != nil {
 			return nil, err
 		}
 	}
-	v.finish(sess, cited)
+	v.finish(sess)
 	return v, nil
 }
 
-func (v *PRView) addCommit(ctx context.Context, repo *Repo, id string, n *Note, sess map[string]*SessionLines, cited map[string]bool) error {
+func (v *PRView) addCommit(ctx context.Context, repo *Repo, id string, n *Note, sess map[string]*SessionLines) error {
 	c, err := repo.Commit(ctx, id)
 	if err != nil {
 		return err
@@ -171,15 +193,10 @@ func (v *PRView) addCommit(ctx context.Context, repo *Repo, id string, n *Note, 
 		}
 	}
 	v.AgentLines += len(agent)
-	if n != nil {
-		for _, r := range n.Records {
-			cited[r.CtxSessionID] = true
-		}
-	}
 	return nil
 }
 
-func (v *PRView) finish(sess map[string]*SessionLines, cited map[string]bool) {
+func (v *PRView) finish(sess map[string]*SessionLines) {
 	for _, s := range sess {
 		v.BySession = append(v.BySession, *s)
 		v.ByProvider[s.Provider] += s.Lines
@@ -188,7 +205,7 @@ func (v *PRView) finish(sess map[string]*SessionLines, cited map[string]bool) {
 		a, b := v.BySession[i], v.BySession[j]
 		return a.Lines > b.Lines || (a.Lines == b.Lines && a.CtxSessionID < b.CtxSessionID)
 	})
-	for s := range cited {
+	for s := range sess {
 		v.Cited = append(v.Cited, s)
 	}
 	sort.Strings(v.Cited)

@@ -26,6 +26,9 @@ type Evidence struct {
 	// Machine names the machine the session was pulled from (ctx sync);
 	// absent for sessions imported here.
 	Machine string `json:"machine,omitempty"`
+	// SessionTitle is the session's title in the store (untrusted
+	// transcript text); absent when the session is not in the store.
+	SessionTitle string `json:"session_title,omitempty"`
 }
 
 // Resolver resolves event ids through one pinned generation, caching each.
@@ -50,6 +53,7 @@ type resolved struct {
 type sessionReader struct {
 	chunks  []core.ChunkRef   // nil when the session is not in the store
 	machine string            // the machine it was pulled from, if any
+	title   string            // its title
 	next    int               // the next chunk to read
 	events  map[string][]byte // event id → the event's JSON, decoded when cited
 }
@@ -62,6 +66,9 @@ func NewResolver(rd *query.Reader) *Resolver {
 // Evidence lists the evidence of one record, one entry per event.
 func (rs *Resolver) Evidence(r *Record) []Evidence {
 	base := Evidence{CtxSessionID: r.CtxSessionID, Provider: r.Provider, NativeSessionID: r.NativeSessionID, Match: r.Match}
+	if rs.rd != nil {
+		base.SessionTitle = rs.session(r.CtxSessionID).title
+	}
 	if len(r.CtxEventIDs) == 0 {
 		base.InStore = rs.rd != nil
 		return []Evidence{base}
@@ -111,16 +118,7 @@ func (rs *Resolver) lookup(session, id string) resolved {
 // find reads the session's chunks until event id turns up; nil when the
 // session or the event is not in the pinned generation.
 func (rs *Resolver) find(session, id string) []byte {
-	sr := rs.sessions[session]
-	if sr == nil {
-		sr = &sessionReader{events: map[string][]byte{}}
-		if sid, err := core.ParseSessionID(session); err == nil {
-			if so, err := rs.rd.Session(sid); err == nil {
-				sr.chunks, sr.machine = so.Chunks, so.Session.Machine
-			}
-		}
-		rs.sessions[session] = sr
-	}
+	sr := rs.session(session)
 	for {
 		if e := sr.events[id]; e != nil {
 			return e
@@ -153,6 +151,27 @@ func (rs *Resolver) find(session, id string) []byte {
 			}
 		}
 	}
+}
+
+// session returns the reader of a session, loading it on first use (a
+// session not in the pinned generation has no chunks).
+func (rs *Resolver) session(session string) *sessionReader {
+	sr := rs.sessions[session]
+	if sr == nil {
+		sr = &sessionReader{events: map[string][]byte{}}
+		if sid, err := core.ParseSessionID(session); err == nil {
+			if so, err := rs.rd.Session(sid); err == nil {
+				sr.chunks, sr.machine, sr.title = so.Chunks, so.Session.Machine, so.Session.Title
+			}
+			if tree, err := rs.rd.Tree(); err == nil && sr.title == "" {
+				if e, ok := tree.Find(sid); ok && e.Digest != nil {
+					sr.title = e.Digest.Title // the agent's title, else the first prompt
+				}
+			}
+		}
+		rs.sessions[session] = sr
+	}
+	return sr
 }
 
 // Chunk objects as core writes them: the kind first, the events last,

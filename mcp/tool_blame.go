@@ -23,6 +23,7 @@ type blameInput struct {
 	EndLine   int    `json:"end_line,omitempty" jsonschema:"Last line of the range (inclusive)."`
 	Commit    string `json:"commit,omitempty" jsonschema:"A commit to list the evidence of."`
 	PR        string `json:"pr,omitempty" jsonschema:"A range BASE..HEAD to aggregate."`
+	Active    bool   `json:"include_active,omitempty" jsonschema:"With commit: also list in sessions_active the sessions active at commit time that wrote none of its lines (a weaker signal than evidence, never cited)."`
 }
 
 // blameOutput is the blame read model, tagged by kind.
@@ -46,6 +47,8 @@ func (in *blameInput) validate() error {
 		return invalidf("repo must be an absolute directory inside a git repository")
 	case in.StartLine < 0 || in.EndLine < 0 || (in.EndLine > 0 && in.EndLine < in.StartLine):
 		return invalidf("start_line and end_line must form a range of 1-based lines")
+	case in.Active && in.Commit == "":
+		return invalidf("include_active goes with commit")
 	}
 	return nil
 }
@@ -55,7 +58,7 @@ func runBlame(ctx context.Context, s *Server, in *blameInput) (*reply, error) {
 		return nil, err
 	}
 	res, err := s.app.Blame(ctx, app.BlameRequest{Repo: in.Repo, File: in.File, Start: in.StartLine, End: in.EndLine,
-		Commit: in.Commit, PR: in.PR})
+		Commit: in.Commit, PR: in.PR, Active: in.Active})
 	if err != nil {
 		return nil, err
 	}

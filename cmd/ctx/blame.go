@@ -18,6 +18,7 @@ type blameOptions struct {
 	Commit string
 	PR     string
 	Repo   string
+	Active bool
 }
 
 func newBlameCmd(env *Env, f *format) *cobra.Command {
@@ -41,11 +42,16 @@ func newBlameCmd(env *Env, f *format) *cobra.Command {
 	cmd.Flags().StringVar(&opts.Commit, "commit", "", "list a commit's evidence by file")
 	cmd.Flags().StringVar(&opts.PR, "pr", "", "aggregate a range BASE..HEAD")
 	cmd.Flags().StringVar(&opts.Repo, "repo", ".", "a directory inside the repository")
+	cmd.Flags().BoolVar(&opts.Active, "active", false,
+		"with --commit, also list sessions active at commit time that wrote none of its lines (a weaker signal, never cited)")
 	return cmd
 }
 
 func runBlame(ctx context.Context, env *Env, f *format, opts *blameOptions, args []string) error {
-	req := app.BlameRequest{Repo: opts.Repo, Commit: opts.Commit, PR: opts.PR}
+	if opts.Active && opts.Commit == "" {
+		return usagef("--active goes with --commit")
+	}
+	req := app.BlameRequest{Repo: opts.Repo, Commit: opts.Commit, PR: opts.PR, Active: opts.Active}
 	if len(args) == 1 {
 		fr, err := parseBlameArg(args[0])
 		if err != nil {
@@ -122,14 +128,33 @@ func printFileBlame(env *Env, f *format, v *blame.FileView) error {
 	return nil
 }
 
+// evidenceLabel names the session (provider, short id and title) and the
+// event of one piece of evidence.
 func evidenceLabel(e *blame.Evidence) string {
-	id := e.CtxEventID
-	if id == "" {
-		id = e.CtxSessionID
+	s := e.Provider + " " + shortN(e.CtxSessionID, 12)
+	if e.SessionTitle != "" {
+		s += " " + strconv.Quote(clip(oneLine(e.SessionTitle), 40))
 	}
-	s := e.Provider + " " + id
+	if e.CtxEventID != "" {
+		s += " event " + shortN(e.CtxEventID, 12)
+	}
 	if !e.InStore {
 		s += " (not in store)"
+	}
+	return s
+}
+
+func shortN(id string, n int) string {
+	if len(id) > n {
+		return id[:n]
+	}
+	return id
+}
+
+// clip cuts s to n runes, marking the cut.
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
 	}
 	return s
 }
@@ -155,7 +180,7 @@ func printCommitBlame(env *Env, f *format, v *blame.CommitView) error {
 		}
 	}
 	for _, e := range v.Sessions {
-		fmt.Fprintf(w, "  active, no line matched: %s %s (%s)\n", e.Provider, e.CtxSessionID, e.NativeSessionID)
+		fmt.Fprintf(w, "  active at commit time, wrote none of its lines (not cited): %s (%s)\n", evidenceLabel(&e), e.NativeSessionID)
 	}
 	return nil
 }
