@@ -131,8 +131,12 @@ func TestAttributionDriftBadInput(t *testing.T) {
 			if out, err := w.run(w.bin, "blame", "a.go"); err == nil || !strings.Contains(out, "not tracked") {
 				w.t.Errorf("blame of a deleted file: %v %s", err, out)
 			}
-			if out := w.ctx("blame", "--commit", "HEAD"); strings.Contains(out, "lines ") || !strings.Contains(out, "active, no line matched") {
+			if out := w.ctx("blame", "--commit", "HEAD"); strings.Contains(out, "lines ") || !strings.Contains(out, "no agent evidence") {
 				w.t.Errorf("blame --commit of the deletion: %s", out)
+			}
+			if out := w.ctx("blame", "--commit", "HEAD", "--active"); strings.Contains(out, "    lines ") ||
+				!strings.Contains(out, "active at commit time, wrote none of its lines (not cited)") {
+				w.t.Errorf("blame --commit --active of the deletion: %q", out)
 			}
 			// Something to score afterwards.
 			w.claudeWrite(claudeA, "again.go", append(w.goHeader("claudeA"), w.goTidy("claudeA", 1)...))
