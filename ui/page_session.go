@@ -25,6 +25,7 @@ type sessionData struct {
 	More     string // link to the next events, when there are more
 	ModeLink map[string]string
 	Jump     string
+	Extras   *sessionExtras // resume and subagents (whole pages only)
 }
 
 func (s *Server) session(w http.ResponseWriter, r *http.Request) error {
@@ -52,6 +53,11 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) error {
 	gen := page.Generation
 	d := &sessionData{Session: page.Session, Mode: page.Mode, Events: viewEvents(page.Events, at), From: from,
 		ModeLink: map[string]string{}}
+	if wantsExtras(r) {
+		if d.Extras, err = s.extras(r.Context(), &d.Session); err != nil {
+			return err
+		}
+	}
 	base := "/session/" + page.Session.ID.String()
 	for _, m := range []string{query.ModeTranscript, query.ModeLog} {
 		d.ModeLink[m] = base + "?" + url.Values{"mode": {m}}.Encode()

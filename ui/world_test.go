@@ -22,8 +22,9 @@ import (
 	"ctx/sources"
 )
 
-// world is one store built per test binary: the real Claude Code and
-// Codex fixtures imported from a scratch home, plus a hostile session
+// world is one store built per test binary: the real Claude Code, Codex
+// and Amp (an agent with no resume command) fixtures imported from a
+// scratch home, plus a hostile session
 // whose agent wrote a file of a real git repository that ctx linked.
 type world struct {
 	home, store, repo string
@@ -83,7 +84,8 @@ func buildWorld() (*world, error) {
 	}
 	w := &world{home: filepath.Join(root, "home"), store: filepath.Join(root, "store"), repo: filepath.Join(root, "repo")}
 	fx, _ := fixtures.Agents()
-	for src, dst := range map[string]string{"claude-code/projects": ".claude/projects", "codex/sessions": ".codex/sessions"} {
+	for src, dst := range map[string]string{"claude-code/projects": ".claude/projects", "codex/sessions": ".codex/sessions",
+		"amp/threads": ".local/share/amp/threads"} {
 		if err := fixtures.CopyTree(filepath.Join(fx, src), filepath.Join(w.home, dst)); err != nil {
 			return nil, err
 		}

@@ -5,6 +5,7 @@
 // escaping templates; the page's CSP forbids inline script in any case.
 import { debounce, fetchFragment } from "./net.js";
 import { installKeys } from "./keys.js";
+import { installCopy } from "./copy.js";
 
 function searchAsYouType() {
   const form = document.getElementById("search");
@@ -90,6 +91,7 @@ searchAsYouType();
 endless();
 foldAll();
 installKeys();
+installCopy();
 scrollToTarget();
 performance.mark("ctx-ready");
 document.documentElement.dataset.ready = "1";
