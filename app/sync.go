@@ -61,7 +61,7 @@ type MergedMachine struct {
 // SyncPush pushes this machine's shared view ([sync.include]) of the
 // active generation to the remote named, or to every remote.
 func (a *App) SyncPush(ctx context.Context, req SyncRequest) ([]SyncPushed, error) {
-	remotes, err := a.syncRemotes(req.Remote)
+	remotes, s, err := a.syncStart(req)
 	if err != nil {
 		return nil, err
 	}
@@ -71,10 +71,6 @@ func (a *App) SyncPush(ctx context.Context, req SyncRequest) ([]SyncPushed, erro
 	}
 	if include == nil {
 		return nil, gitstore.ErrNothingShared
-	}
-	s, err := a.syncer(req.Stderr)
-	if err != nil {
-		return nil, err
 	}
 	src, err := a.syncSource()
 	if err != nil {
@@ -98,11 +94,7 @@ func (a *App) SyncPush(ctx context.Context, req SyncRequest) ([]SyncPushed, erro
 // from every remote, into the store (one generation per remote that
 // brought something new).
 func (a *App) SyncPull(ctx context.Context, req SyncRequest) ([]SyncPulled, error) {
-	remotes, err := a.syncRemotes(req.Remote)
-	if err != nil {
-		return nil, err
-	}
-	s, err := a.syncer(req.Stderr)
+	remotes, s, err := a.syncStart(req)
 	if err != nil {
 		return nil, err
 	}
@@ -130,11 +122,7 @@ func (a *App) SyncPull(ctx context.Context, req SyncRequest) ([]SyncPulled, erro
 // SyncStatus reports, per remote, each machine's state against this store
 // (merged, behind, new) and this machine's (pushed or ahead).
 func (a *App) SyncStatus(ctx context.Context, req SyncRequest) ([]*gitstore.StatusReport, error) {
-	remotes, err := a.syncRemotes(req.Remote)
-	if err != nil {
-		return nil, err
-	}
-	s, err := a.syncer(req.Stderr)
+	remotes, s, err := a.syncStart(req)
 	if err != nil {
 		return nil, err
 	}
@@ -155,6 +143,16 @@ func (a *App) SyncStatus(ctx context.Context, req SyncRequest) ([]*gitstore.Stat
 		out = append(out, st)
 	}
 	return out, nil
+}
+
+// syncStart resolves the request's remotes and the store's syncer.
+func (a *App) syncStart(req SyncRequest) ([]gitstore.Remote, *gitstore.Syncer, error) {
+	remotes, err := a.syncRemotes(req.Remote)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := a.syncer(req.Stderr)
+	return remotes, s, err
 }
 
 // syncer returns the store's syncer, making its machine id on first use.

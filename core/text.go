@@ -45,3 +45,14 @@ func IsUUID(s string) bool {
 	}
 	return true
 }
+
+// NonEmpty returns the non-empty strings of ss, in order (reusing ss).
+func NonEmpty(ss ...string) []string {
+	out := ss[:0]
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}

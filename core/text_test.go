@@ -38,3 +38,12 @@ func TestIsUUID(t *testing.T) {
 		}
 	}
 }
+
+func TestNonEmpty(t *testing.T) {
+	if got := NonEmpty("a", "", "b", ""); len(got) != 2 || got[0] != "a" || got[1] != "b" {
+		t.Fatalf("NonEmpty = %q", got)
+	}
+	if got := NonEmpty(); len(got) != 0 {
+		t.Fatalf("NonEmpty() = %q", got)
+	}
+}

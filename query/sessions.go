@@ -151,6 +151,21 @@ func sessionSelection(f *core.Filter) (*FilterSelection, error) {
 	return sel, nil
 }
 
+// selectSessions validates a session filter and selects its facts (see
+// selectFacts), with the location days are read in (UTC for nil): the
+// common start of the timeline and the stats.
+func (r *Reader) selectSessions(f *core.Filter, loc *time.Location) (*FilterSelection, *time.Location, []*fact, []fact, error) {
+	sel, err := sessionSelection(f)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if loc == nil {
+		loc = time.UTC
+	}
+	kept, all, err := r.selectFacts(sel)
+	return sel, loc, kept, all, err
+}
+
 // selectFacts returns the facts the selection keeps, in tree order, and
 // every fact of the generation.
 func (r *Reader) selectFacts(sel *FilterSelection) (kept []*fact, all []fact, err error) {

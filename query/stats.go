@@ -82,15 +82,7 @@ func (r *Reader) Stats(req StatsRequest) (*Stats, error) {
 	default:
 		return nil, Errorf(CodeInvalidRequest, "period must be day or week")
 	}
-	sel, err := sessionSelection(&req.Filter)
-	if err != nil {
-		return nil, err
-	}
-	loc := req.Location
-	if loc == nil {
-		loc = time.UTC
-	}
-	kept, _, err := r.selectFacts(sel)
+	sel, loc, kept, _, err := r.selectSessions(&req.Filter, req.Location)
 	if err != nil {
 		return nil, err
 	}

@@ -59,15 +59,7 @@ type Timeline struct {
 
 // Timeline builds the timeline of the request from the tree alone.
 func (r *Reader) Timeline(req TimelineRequest) (*Timeline, error) {
-	sel, err := sessionSelection(&req.Filter)
-	if err != nil {
-		return nil, err
-	}
-	loc := req.Location
-	if loc == nil {
-		loc = time.UTC
-	}
-	kept, all, err := r.selectFacts(sel)
+	sel, loc, kept, all, err := r.selectSessions(&req.Filter, req.Location)
 	if err != nil {
 		return nil, err
 	}

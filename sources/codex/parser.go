@@ -178,7 +178,7 @@ func (p *parser) sessionMeta(it *item) {
 		}
 		p.subagent(it.Source)
 	}
-	text := strings.Join(nonEmpty("session", it.ID, it.Originator, it.CLIVersion, prefixed("cwd=", it.Cwd)), " ")
+	text := strings.Join(core.NonEmpty("session", it.ID, it.Originator, it.CLIVersion, prefixed("cwd=", it.Cwd)), " ")
 	p.other("session_meta", text)
 }
 
@@ -225,7 +225,7 @@ func (p *parser) turnContext(it *item) {
 			s.Model = it.Model
 		}
 	}
-	text := strings.Join(nonEmpty(prefixed("model=", it.Model), prefixed("effort=", it.Effort),
+	text := strings.Join(core.NonEmpty(prefixed("model=", it.Model), prefixed("effort=", it.Effort),
 		prefixed("cwd=", it.Cwd)), " ")
 	p.other("turn_context", text)
 }
@@ -321,16 +321,6 @@ func idFromName(path string) string {
 		return "unknown"
 	}
 	return base
-}
-
-func nonEmpty(ss ...string) []string {
-	out := ss[:0]
-	for _, s := range ss {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 func prefixed(prefix, s string) string {

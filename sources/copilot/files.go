@@ -1,6 +1,7 @@
 package copilot
 
 import (
+	"cmp"
 	"encoding/json"
 	"strings"
 
@@ -56,7 +57,7 @@ func fileTouches(name string, args json.RawMessage) []core.FileTouch {
 func patchText(args json.RawMessage) string {
 	var a fileArgs
 	if json.Unmarshal(args, &a) == nil {
-		return firstOf(a.Input, a.Patch)
+		return cmp.Or(a.Input, a.Patch)
 	}
 	return jsonString(args)
 }

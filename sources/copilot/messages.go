@@ -1,6 +1,7 @@
 package copilot
 
 import (
+	"cmp"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -14,7 +15,7 @@ import (
 func (p *parser) userMessage(s *session, rec *record, d *data) {
 	var files []core.FileTouch
 	for _, a := range d.Attachments {
-		if path := firstOf(a.Path, a.FilePath); path != "" && a.Type != "directory" {
+		if path := cmp.Or(a.Path, a.FilePath); path != "" && a.Type != "directory" {
 			files = append(files, core.FileTouch{Path: path, Op: core.OpRead})
 		}
 	}
@@ -28,7 +29,7 @@ func (p *parser) assistantMessage(s *session, rec *record, d *data) {
 	if d.Model != "" {
 		p.model = d.Model
 	}
-	id := firstOf(d.MessageID, rec.ID)
+	id := cmp.Or(d.MessageID, rec.ID)
 	if d.ReasoningText != "" {
 		p.addReasoning(s, d.ReasoningText, id+"/reasoning")
 	}
@@ -89,23 +90,4 @@ func jsonString(raw json.RawMessage) string {
 		return s
 	}
 	return string(raw)
-}
-
-func nonEmpty(ss ...string) []string {
-	out := ss[:0]
-	for _, s := range ss {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func firstOf(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }

@@ -1,6 +1,7 @@
 package copilot
 
 import (
+	"cmp"
 	"encoding/json"
 	"sort"
 	"strings"
@@ -110,7 +111,7 @@ func (p *parser) dispatch(s *session, rec *record, d *data, raw []byte) {
 	case "assistant.message":
 		p.assistantMessage(s, rec, d)
 	case "assistant.reasoning":
-		p.addReasoning(s, d.Content, firstOf(d.ReasoningID, rec.ID))
+		p.addReasoning(s, d.Content, cmp.Or(d.ReasoningID, rec.ID))
 	case "system.message":
 		p.add(s, core.Event{Role: core.RoleSystem, Type: core.TypeOther, Native: rec.Type,
 			Text: core.Clip(d.Content, maxOther), Key: rec.ID})
@@ -156,7 +157,7 @@ func (p *parser) sessionStart(s *session, rec *record, d *data) {
 	if d.Context != nil {
 		cwd = "cwd=" + d.Context.Cwd
 	}
-	p.other(s, rec, strings.Join(nonEmpty("session", d.SessionID, "copilot", d.CopilotVersion, cwd), " "))
+	p.other(s, rec, strings.Join(core.NonEmpty("session", d.SessionID, "copilot", d.CopilotVersion, cwd), " "))
 }
 
 func (p *parser) compacted(s *session, rec *record, d *data) {
@@ -189,7 +190,7 @@ func (p *parser) other(s *session, rec *record, text string) {
 
 // otherText is a short description of a bookkeeping event.
 func otherText(rec *record, d *data) string {
-	parts := nonEmpty(rec.Type, jsonString(d.TurnID), d.InfoType, d.WarningType, d.ErrorType, d.Reason,
+	parts := core.NonEmpty(rec.Type, jsonString(d.TurnID), d.InfoType, d.WarningType, d.ErrorType, d.Reason,
 		d.Intent, d.AgentName, d.ToolName, d.Message)
 	return core.Clip(strings.Join(parts, " "), maxOther)
 }

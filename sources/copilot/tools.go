@@ -1,6 +1,7 @@
 package copilot
 
 import (
+	"cmp"
 	"encoding/json"
 	"regexp"
 	"strconv"
@@ -73,9 +74,9 @@ func (p *parser) toolComplete(s *session, rec *record, d *data) {
 		text = d.Result.Content
 	}
 	if !ok {
-		text = strings.TrimSpace(firstOf(toolError(d.Error), text))
+		text = strings.TrimSpace(cmp.Or(toolError(d.Error), text))
 	}
-	key := firstOf(d.ToolCallID, rec.ID)
+	key := cmp.Or(d.ToolCallID, rec.ID)
 	ref := p.calls[d.ToolCallID]
 	if ref == nil || d.ToolCallID == "" {
 		p.add(s, core.Event{Role: core.RoleTool, Type: core.TypeToolOutput, CallID: d.ToolCallID,

@@ -1,6 +1,7 @@
 package cursor
 
 import (
+	"cmp"
 	"encoding/json"
 	"strings"
 
@@ -64,20 +65,11 @@ func (b *sessionBuilder) fileTouches(c *call) []core.FileTouch {
 	case op == core.OpEdit:
 		ft.OldText, ft.NewText = a.OldString, a.NewString
 		if ft.NewText == "" {
-			ft.NewText = firstOf(a.CodeEdit, a.CodeEditCamel)
+			ft.NewText = cmp.Or(a.CodeEdit, a.CodeEditCamel)
 		}
 		ft.Patch = unifiedPatch(ft.Path, diffLines(c.tf.AdditionalData))
 	}
 	return []core.FileTouch{ft}
-}
-
-func firstOf(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // editV2 fills an edit_file_v2 change: the before and after contents when

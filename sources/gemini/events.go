@@ -117,7 +117,7 @@ func thoughtsText(ts []thought, extra string) (string, time.Time) {
 	var sb strings.Builder
 	var first time.Time
 	for _, t := range ts {
-		block := strings.TrimSpace(strings.Join(nonEmpty(t.Subject, t.Description), "\n"))
+		block := strings.TrimSpace(strings.Join(core.NonEmpty(t.Subject, t.Description), "\n"))
 		if block == "" {
 			continue
 		}
@@ -185,14 +185,4 @@ func partKey(msgID, callID, kind string, i int, suffix string) string {
 		return "call:" + callID + suffix
 	}
 	return msgID + kind + strconv.Itoa(i)
-}
-
-func nonEmpty(ss ...string) []string {
-	out := ss[:0]
-	for _, s := range ss {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ctx/core"
 	"ctx/sources/jsonx"
 )
 
@@ -35,7 +36,7 @@ func readResult(raw json.RawMessage) result {
 			pieces = append(pieces, text, thoughts)
 		}
 	}
-	r.text = strings.Join(nonEmpty(pieces...), "\n")
+	r.text = strings.Join(core.NonEmpty(pieces...), "\n")
 	return r
 }
 
