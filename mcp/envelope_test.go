@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
 // rawSession is the built binary's ctx mcp serve driven with raw lines.
@@ -127,5 +129,44 @@ func envelopes(t *testing.T, w *world) {
 	r.send(`{"jsonrpc":"2.0","id":"after","method":"ping"}`)
 	if l := r.next(); string(l.ID) != `"after"` || l.Error != nil {
 		t.Fatalf("ping after bad envelopes: %+v", l)
+	}
+}
+
+// TestArgsIntegralNumbers: an integer argument written as 1.0 or 1e2 (JSON
+// Schema's integer admits both) decodes; 1.5 stays a type error; a tool
+// without arguments says so instead of listing none.
+func TestArgsIntegralNumbers(t *testing.T) {
+	var in struct {
+		Limit int     `json:"limit"`
+		W     float64 `json:"w"`
+		Q     string  `json:"q"`
+	}
+	for raw, want := range map[string]int{`{"limit":1.0}`: 1, `{"limit":1e2,"w":0.5,"q":"a.b e"}`: 100, `{"limit":-3.0}`: -3} {
+		in.Limit = 0
+		if err := decodeArgs(mcpgo.CallToolParams{RawArguments: json.RawMessage(raw)}, &in); err != nil || in.Limit != want {
+			t.Fatalf("%s: limit %d, %v; want %d", raw, in.Limit, err, want)
+		}
+	}
+	if in.W != 0.5 || in.Q != "a.b e" {
+		t.Fatalf("other fields changed: %+v", in)
+	}
+	if err := decodeArgs(mcpgo.CallToolParams{RawArguments: json.RawMessage(`{"limit":1.5}`)}, &in); err == nil {
+		t.Fatal("limit 1.5 decoded")
+	}
+	var none struct{}
+	err := decodeArgs(mcpgo.CallToolParams{RawArguments: json.RawMessage(`{"x":1}`)}, &none)
+	if err == nil || !strings.Contains(err.Error(), "takes no arguments") {
+		t.Fatalf("unknown argument of a tool without arguments: %v", err)
+	}
+}
+
+// TestCursorErrorsSayRetryable: every invalid_cursor error object carries
+// details.retryable, whichever layer refused the cursor.
+func TestCursorErrorsSayRetryable(t *testing.T) {
+	for _, err := range []error{checkCursorShape(""), checkCursorShape("é")} {
+		obj := errorObject(err, nil)
+		if obj.ErrorCode != "invalid_cursor" || obj.Details["retryable"] != false {
+			t.Fatalf("%v: %+v", err, obj)
+		}
 	}
 }

@@ -63,7 +63,11 @@ func invalidf(format string, args ...any) *toolError {
 func errorObject(err error, report func(error)) ErrorObject {
 	var te *toolError
 	if errors.As(err, &te) {
-		return ErrorObject{ErrorCode: string(te.code), Message: te.message, Details: te.details}
+		d := te.details
+		if d == nil {
+			d = detailsFor(te.code) // every cursor error says whether to retry
+		}
+		return ErrorObject{ErrorCode: string(te.code), Message: te.message, Details: d}
 	}
 	if p, ok := app.ClassifyHandoff(err); ok {
 		return ErrorObject{ErrorCode: string(p.Code), Message: p.Message, Details: p.Details}

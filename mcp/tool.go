@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -146,12 +148,60 @@ func decodeArgs(p mcpgo.CallToolParams, dst any) error {
 	if raw[0] != '{' {
 		return invalidf("arguments must be a JSON object")
 	}
+	raw = integralNumbers(raw)
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
 		return argError(err, dst)
 	}
 	return nil
+}
+
+// integralNumbers rewrites the numbers of a JSON object that have an
+// integral value (1.0, 1e2) as integers: JSON Schema's integer admits
+// them, so a schema-valid call must not fail to decode into an int. Input
+// that does not decode is returned as it is (the strict decode reports it).
+func integralNumbers(raw []byte) []byte {
+	if !bytes.ContainsAny(raw, ".eE") {
+		return raw
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return raw
+	}
+	changed := false
+	var walk func(any) any
+	walk = func(x any) any {
+		switch t := x.(type) {
+		case map[string]any:
+			for k, e := range t {
+				t[k] = walk(e)
+			}
+		case []any:
+			for i, e := range t {
+				t[i] = walk(e)
+			}
+		case json.Number:
+			if _, err := t.Int64(); err != nil {
+				if f, err := t.Float64(); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+					changed = true
+					return json.Number(strconv.FormatInt(int64(f), 10))
+				}
+			}
+		}
+		return x
+	}
+	v = walk(v)
+	if !changed {
+		return raw
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return raw
+	}
+	return out
 }
 
 // argError turns a decoding error into a generic invalid_request.
@@ -161,7 +211,11 @@ func argError(err error, dst any) error {
 		return invalidf("argument %s has the wrong type: want %s", te.Field, jsonKind(te.Type))
 	}
 	if strings.HasPrefix(err.Error(), "json: unknown field") {
-		return invalidf("unknown argument: the valid arguments are %s", strings.Join(fieldNames(dst), ", "))
+		names := fieldNames(dst)
+		if len(names) == 0 {
+			return invalidf("unknown argument: this tool takes no arguments")
+		}
+		return invalidf("unknown argument: the valid arguments are %s", strings.Join(names, ", "))
 	}
 	return invalidf("arguments are not a valid JSON object for this tool")
 }
