@@ -71,8 +71,9 @@ func TestGCKeepsActiveAndRemovesTheRest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Generation 1's own objects go: its tree, cursors, generation, the
-	// replaced tail chunk and session object.
+	// Generation 1's own objects go: its tree, cursors, generation and
+	// session object. The replaced tail chunk stays: generation 2 still
+	// has the shard that indexed it, whose groups are read from it.
 	if rep.KeptGenerations != 1 || rep.ObjectsRemoved < 4 || countObjects(t, store) != before-rep.ObjectsRemoved {
 		t.Fatalf("gc keep 0: %+v (before %d)", rep, before)
 	}

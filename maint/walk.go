@@ -31,6 +31,14 @@ func reach(s *objects.Store, gen objects.ID, seen map[objects.ID]bool, bad func(
 			}
 		}
 	}
+	for _, sh := range g.Shards {
+		if sh.Chunks == nil {
+			continue
+		}
+		if err := reachIndexed(s, *sh.Chunks, seen, bad); err != nil {
+			return err
+		}
+	}
 	if seen[g.Tree] {
 		return nil
 	}
@@ -42,6 +50,29 @@ func reach(s *objects.Store, gen objects.ID, seen map[objects.ID]bool, bad func(
 	for _, e := range tree.Sessions {
 		if err := reachSession(s, e.Object, seen, bad); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// reachIndexed keeps the chunks a shard indexed: a shard document is a
+// group of a chunk's events, read from the chunk at search time (and a
+// merge re-indexes from the same chunks), so a chunk that a newer import
+// replaced stays for as long as a kept shard still indexes it.
+func reachIndexed(s *objects.Store, list objects.ID, seen map[objects.ID]bool, bad func(objects.ID, error)) error {
+	ic, err := core.LoadIndexedChunks(s, list)
+	if err != nil {
+		return report(list, err, bad)
+	}
+	for _, c := range ic.Chunks {
+		if seen[c.Chunk] {
+			continue
+		}
+		seen[c.Chunk] = true
+		if _, err := s.Get(c.Chunk); err != nil {
+			if err := report(c.Chunk, err, bad); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
