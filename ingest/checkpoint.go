@@ -17,12 +17,15 @@ import (
 // the checkpoint after it was read.
 //
 // A checkpoint costs one tree, one cursor list and the tombstone layer (the
-// same writes as any publish); its shards are the ones the files since the
-// last checkpoint built, so checkpoints of about DefaultCheckpointEvents
-// build shards well past SmallShardDocs and add no merge work.
+// same writes as any publish), and its shards are the ones the files since
+// the last checkpoint built. The time bound therefore waits for at least
+// minTimedCheckpointEvents: on a loaded machine (a 200k-event import that
+// took 913 s at load 30 published a checkpoint every minute) small timed
+// checkpoints left small shards that merging then rebuilt.
 const (
-	DefaultCheckpointEvents = 200_000
-	DefaultCheckpointEvery  = time.Minute
+	DefaultCheckpointEvents  = 200_000
+	DefaultCheckpointEvery   = 5 * time.Minute
+	minTimedCheckpointEvents = 20_000
 )
 
 // importAll imports todo, publishing a checkpoint whenever one is due and
@@ -56,7 +59,12 @@ func (r *run) checkpointDue() bool {
 		every = DefaultCheckpointEvery
 	}
 	read := r.rep.EventsRead - r.segEvents
-	return (events > 0 && read >= events) || (every > 0 && time.Since(r.segStart) >= every)
+	floor := minTimedCheckpointEvents
+	if events > 0 && events < floor {
+		floor = events
+	}
+	timed := every > 0 && time.Since(r.segStart) >= every && read >= floor
+	return (events > 0 && read >= events) || timed
 }
 
 func (r *run) startSegment() {
