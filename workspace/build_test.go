@@ -175,3 +175,47 @@ func TestCacheServesYoungSnapshot(t *testing.T) {
 		t.Fatalf("rebuilt = %v %q", d.Meta.Cached, d.KeyFiles[0].Content)
 	}
 }
+
+// The diff summary covers exactly the changed paths: a staged rename (both
+// of its paths), a file whose name is pathspec magic, a deletion, and a
+// merge conflict; files that did not change stay out.
+func TestDiffSummaryOfChangedPaths(t *testing.T) {
+	root := t.TempDir()
+	run(t, root, "git", "init", "-q", "-b", "main")
+	write(t, root, "old.go", "package a\n\nfunc Old() {}\n")
+	write(t, root, "*.go", "package a\n")
+	write(t, root, "gone.go", "package a\n")
+	write(t, root, "conflict.txt", "base\n")
+	write(t, root, "same.go", "package a\n")
+	run(t, root, "git", "add", ".")
+	run(t, root, "git", "commit", "-q", "-m", "base")
+	run(t, root, "git", "checkout", "-q", "-b", "other")
+	write(t, root, "conflict.txt", "theirs\n")
+	run(t, root, "git", "commit", "-q", "-am", "theirs")
+	run(t, root, "git", "checkout", "-q", "main")
+	write(t, root, "conflict.txt", "ours\n")
+	run(t, root, "git", "commit", "-q", "-am", "ours")
+	cmd := exec.Command("git", "merge", "-q", "other")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_AUTHOR_NAME=A", "GIT_AUTHOR_EMAIL=a@example.com",
+		"GIT_COMMITTER_NAME=A", "GIT_COMMITTER_EMAIL=a@example.com")
+	_ = cmd.Run() // conflicts by design
+	run(t, root, "git", "mv", "old.go", "new.go")
+	write(t, root, "*.go", "package a\n// changed\n")
+	run(t, root, "git", "rm", "-q", "gone.go")
+	g, err := ReadGit(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"new.go", "*.go", "gone.go", "conflict.txt"} {
+		if !strings.Contains(g.DiffSummary, want) {
+			t.Errorf("diff summary lacks %s:\n%s", want, g.DiffSummary)
+		}
+	}
+	if strings.Contains(g.DiffSummary, "same.go") || !slices.Contains(g.Modified, "conflict.txt") {
+		t.Errorf("diff %q, modified %v", g.DiffSummary, g.Modified)
+	}
+	if len(g.Commits) != 2 || g.Commits[0].Subject != "ours" {
+		t.Errorf("commits %+v", g.Commits)
+	}
+}

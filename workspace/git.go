@@ -25,7 +25,9 @@ var ErrNoGit = errors.New("git is not installed")
 
 func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir, "--no-optional-locks"}, args...)...)
-	cmd.Env = append(cmd.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	// Paths from the status are passed back as literal pathspecs (a file
+	// named ":(top)x" or "*.go" means itself).
+	cmd.Env = append(cmd.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_LITERAL_PATHSPECS=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -49,42 +51,55 @@ func firstLine(s string) string {
 	return s
 }
 
-// ReadGit reads the git state of the work tree that holds dir.
+// ReadGit reads the git state of the work tree that holds dir. The
+// status and the recent commits are read by two git processes at once; the
+// diff summary only when the status lists changes, and then only over the
+// changed paths (a clean tree needs no third process, and a dirty one
+// never makes git compare the whole tree twice).
 func ReadGit(ctx context.Context, dir string) (*GitState, error) {
+	type logResult struct {
+		commits []Commit
+		err     error
+	}
+	logged := make(chan logResult, 1)
+	lctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		c, err := readCommits(lctx, dir)
+		logged <- logResult{c, err}
+	}()
 	out, err := git(ctx, dir, "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=normal")
 	if err != nil {
 		return nil, err
 	}
 	st := &GitState{Staged: []string{}, Modified: []string{}, Untracked: []string{}, Commits: []Commit{}}
-	unborn := parseStatus(st, out)
+	unborn, changed := parseStatus(st, out)
 	if unborn {
-		st.DiffSummary = "no commits yet"
+		st.DiffSummary = "no commits yet" // git log fails on an unborn branch: its answer is not wanted
 		return st, nil
 	}
-	return st, readHistory(ctx, dir, st)
+	if len(changed) == 0 {
+		st.DiffSummary = "clean"
+	} else if st.DiffSummary, err = diffSummary(ctx, dir, changed); err != nil {
+		return nil, err
+	}
+	l := <-logged
+	st.Commits = l.commits
+	return st, l.err
 }
 
-// readHistory reads the recent commits and the diff summary, each in its
-// own git process at once.
-func readHistory(ctx context.Context, dir string, st *GitState) error {
-	var diffErr error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		st.DiffSummary, diffErr = diffSummary(ctx, dir)
-	}()
-	var err error
-	st.Commits, err = readCommits(ctx, dir)
-	<-done
-	if err != nil {
-		return err
-	}
-	return diffErr
-}
+// maxDiffPaths bounds the paths the diff summary is asked about.
+const maxDiffPaths = 2 * MaxStatusPaths
 
 // parseStatus fills st from `git status --porcelain=v2 --branch -z` and
-// reports whether HEAD has no commit yet.
-func parseStatus(st *GitState, out []byte) (unborn bool) {
+// reports whether HEAD has no commit yet and which tracked paths differ
+// from HEAD (a rename's both paths).
+func parseStatus(st *GitState, out []byte) (unborn bool, changed []string) {
+	change := func(path string) {
+		if len(changed) < maxDiffPaths {
+			changed = append(changed, path)
+		}
+	}
 	recs := strings.Split(string(out), "\x00")
 	for i := 0; i < len(recs); i++ {
 		r := recs[i]
@@ -108,18 +123,24 @@ func parseStatus(st *GitState, out []byte) (unborn bool) {
 			fmt.Sscanf(strings.TrimPrefix(r, "# branch.ab "), "+%d -%d", &st.Ahead, &st.Behind)
 		case strings.HasPrefix(r, "1 "), strings.HasPrefix(r, "u "):
 			f := strings.SplitN(r, " ", 9)
-			if len(f) == 9 {
+			if len(f) == 9 && r[0] == '1' {
 				st.addChange(f[1], f[8])
-			} else if len(f) > 1 && r[0] == 'u' {
+				change(f[8])
+			} else if r[0] == 'u' {
 				g := strings.SplitN(r, " ", 11)
 				st.addChange("UU", g[len(g)-1])
+				change(g[len(g)-1])
 			}
 		case strings.HasPrefix(r, "2 "):
 			f := strings.SplitN(r, " ", 10)
 			if len(f) == 10 {
 				st.addChange(f[1], f[9])
+				change(f[9])
 			}
-			i++ // the original path follows
+			if i+1 < len(recs) {
+				change(recs[i+1]) // the original path follows
+			}
+			i++
 		case strings.HasPrefix(r, "? "):
 			st.Untracked = st.add(st.Untracked, r[2:])
 		}
@@ -127,7 +148,7 @@ func parseStatus(st *GitState, out []byte) (unborn bool) {
 	if st.Detached {
 		st.Branch = ""
 	}
-	return unborn
+	return unborn, changed
 }
 
 func (st *GitState) addChange(xy, path string) {
@@ -171,11 +192,12 @@ func readCommits(ctx context.Context, dir string) ([]Commit, error) {
 // MaxDiffFiles bounds the per-file lines of diffSummary.
 const MaxDiffFiles = 30
 
-// diffSummary is `git diff HEAD --stat` of the work tree (staged and
+// diffSummary is `git diff HEAD --stat` of the changed paths (staged and
 // unstaged against HEAD), at most MaxDiffFiles files, or "clean".
-func diffSummary(ctx context.Context, dir string) (string, error) {
-	out, err := git(ctx, dir, "diff", "HEAD", "--no-color", "--no-ext-diff",
-		"--stat=120", "--stat-count="+strconv.Itoa(MaxDiffFiles))
+func diffSummary(ctx context.Context, dir string, paths []string) (string, error) {
+	args := append([]string{"diff", "HEAD", "--no-color", "--no-ext-diff",
+		"--stat=120", "--stat-count=" + strconv.Itoa(MaxDiffFiles), "--"}, paths...)
+	out, err := git(ctx, dir, args...)
 	if err != nil {
 		return "", err
 	}
