@@ -4,12 +4,13 @@ import "ctx/config"
 
 // HandoffSettings reads the [context], [threads] and [ingest] tables of
 // config.toml. A config that cannot be used is the error (a *config.Error
-// naming the key), or the defaults when the App keeps serving.
+// naming the key); an App that keeps serving returns the defaults beside
+// it, for the server to use and to log.
 func (a *App) HandoffSettings() (HandoffSettings, error) {
 	cfg, err := config.Load(a.env)
 	if err != nil {
 		if a.lenient {
-			return DefaultHandoffSettings(), nil
+			return DefaultHandoffSettings(), err
 		}
 		return HandoffSettings{}, err
 	}

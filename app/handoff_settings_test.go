@@ -170,7 +170,7 @@ func TestHandoffConfigBadValues(t *testing.T) {
 	// The MCP server keeps serving on the defaults.
 	a := configApp(t, "[ingest]\nburst = 0\n")
 	a.lenient = true
-	if s, err := a.HandoffSettings(); err != nil || s != DefaultHandoffSettings() {
+	if s, err := a.HandoffSettings(); CodeOf(err) != query.CodeInvalidConfig || s != DefaultHandoffSettings() {
 		t.Fatalf("lenient: %+v %v", s, err)
 	}
 }

@@ -20,11 +20,14 @@ import (
 
 // newHandoff wires the spec 001 use cases through the server's App: the
 // settings the Config gives, else config.toml's (the defaults when it
-// cannot be used: the server keeps serving, ctx status reports it).
+// cannot be used: the server keeps serving and logs why to stderr).
 func (s *Server) newHandoff() *app.Handoff {
 	set := s.cfg.Handoff
 	if set == (app.HandoffSettings{}) {
-		set, _ = s.app.HandoffSettings()
+		var err error
+		if set, err = s.app.HandoffSettings(); err != nil {
+			s.log.Printf("%v: get_context, threads and ingest use their defaults", err)
+		}
 	}
 	return s.app.Handoff(set)
 }
