@@ -187,9 +187,11 @@ func TestBrowserPhone(t *testing.T) {
 	tb := newTab(t, rn)
 	tb.run(t, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile))
 	for name, path := range map[string]string{
-		"search":  "/search?q=orchestrate",
-		"session": "/session/" + w.hostile.String() + "?mode=log",
-		"blame":   "/blame?" + url.Values{"repo": {w.repo}, "file": {w.hostileFile}}.Encode(),
+		"search":   "/search?q=orchestrate",
+		"session":  "/session/" + w.hostile.String() + "?mode=log",
+		"blame":    "/blame?" + url.Values{"repo": {w.repo}, "file": {w.hostileFile}}.Encode(),
+		"timeline": "/timeline?since=2000-01-01",
+		"stats":    "/stats?since=2000-01-01",
 	} {
 		tb.open(t, path)
 		if d := eval[int](t, tb, `document.documentElement.scrollWidth - document.documentElement.clientWidth`); d > 1 {

@@ -98,6 +98,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /event", s.page(s.event))
 	mux.HandleFunc("GET /event/{id}", s.page(s.event))
 	mux.HandleFunc("GET /raw/{id}", s.raw)
+	mux.HandleFunc("GET /timeline", s.page(s.timeline))
+	mux.HandleFunc("GET /stats", s.page(s.stats))
 	mux.HandleFunc("GET /blame", s.page(s.blameFile))
 	mux.HandleFunc("GET /blame/commit", s.page(s.blameCommit))
 	mux.HandleFunc("GET /blame/pr", s.page(s.blamePR))

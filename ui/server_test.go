@@ -127,6 +127,11 @@ func TestBadInput(t *testing.T) {
 		{"/blame?repo=" + w.repo + "&file=hello.go&lines=500-600", 400, "invalid_request"},
 		{"/blame/commit?repo=" + w.repo + "&rev=no-such-rev", 400, "invalid_request"},
 		{"/blame/pr?repo=" + w.repo + "&range=HEAD", 400, "invalid_request"},
+		{"/timeline?since=yesterday-ish", 400, "invalid_request"},
+		{"/timeline?repo=" + os.TempDir(), 400, "invalid_request"},
+		{"/timeline?repo=../../etc", 400, "invalid_request"},
+		{"/stats?period=month", 400, "invalid_request"},
+		{"/stats?until=2026-13-45", 400, "invalid_request"},
 	} {
 		code, body := rn.get(t, tc.path)
 		if code != tc.want || !strings.Contains(body, tc.code) {

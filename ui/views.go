@@ -20,7 +20,7 @@ var templateFS embed.FS
 var assetFS embed.FS
 
 // pageNames are the pages, one template file each beside layout.html.
-var pageNames = []string{"error", "sessions", "search", "session", "blame", "blame_commit", "blame_pr"}
+var pageNames = []string{"error", "sessions", "search", "session", "blame", "blame_commit", "blame_pr", "timeline", "stats"}
 
 // views holds one template set per page, each the layout plus the page.
 type views struct {
@@ -58,16 +58,18 @@ var funcs = template.FuncMap{
 		}
 		return strconv.Itoa(n) + " " + many
 	},
-	"oneline": oneLine,
-	"pct":     func(f float64) string { return strconv.FormatFloat(f*100, 'f', 1, 64) + "%" },
-	"bytes":   humanBytes,
-	"mul100":  func(f float64) float64 { return f * 100 },
+	"oneline":   oneLine,
+	"pct":       func(f float64) string { return strconv.FormatFloat(f*100, 'f', 1, 64) + "%" },
+	"bytes":     humanBytes,
+	"mul100":    func(f float64) float64 { return f * 100 },
+	"thousands": thousands,
 }
 
 func loadViews() (*views, error) {
 	v := &views{pages: map[string]*template.Template{}}
 	for _, name := range pageNames {
-		t, err := template.New(name).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+name+".html")
+		t, err := template.New(name).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/filters.html",
+			"templates/"+name+".html")
 		if err != nil {
 			return nil, err
 		}
