@@ -3,14 +3,26 @@ package index
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 )
 
-// buildPrefix names a shard's directory while it is being built.
-const buildPrefix = ".build-"
+// buildPrefix names a shard's directory while it is being built;
+// prebuildPrefix a build directory in the instant between its creation and
+// its lock.
+const (
+	buildPrefix    = ".build-"
+	prebuildPrefix = ".prebuild-"
+)
+
+// prebuildAge is how old an unlocked prebuild directory must be before
+// CleanBuilds takes it for a leftover: one exists for the microseconds
+// between mkdir and flock, unless its process died there.
+const prebuildAge = time.Minute
 
 // A shard being built holds an exclusive flock on its build directory for
 // as long as it is written. The lock dies with its process, so a build
@@ -18,20 +30,30 @@ const buildPrefix = ".build-"
 // CleanBuilds removes it; one being written (a merge beside imports, in
 // this process or another) is left alone.
 
-// lockBuildDir creates dir (0700) and takes the build lock on it.
+// lockBuildDir creates dir (0700) and takes the build lock on it. The
+// directory is made and locked under a prebuild name and only then renamed
+// to dir (the lock follows the directory), so that a build directory is
+// never visible unlocked: a CleanBuilds beside it (a merge building while
+// an import starts) would otherwise remove it between mkdir and flock.
 func lockBuildDir(dir string) (*os.File, error) {
-	if err := os.Mkdir(dir, 0o700); err != nil {
+	pre, err := os.MkdirTemp(filepath.Dir(dir), prebuildPrefix+"*")
+	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(dir)
+	f, err := os.Open(pre)
 	if err != nil {
-		_ = os.Remove(dir)
+		_ = os.Remove(pre)
 		return nil, err
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
-		_ = os.Remove(dir)
+		_ = os.Remove(pre)
 		return nil, fmt.Errorf("lock %s: %w", filepath.Base(dir), err)
+	}
+	if err := os.Rename(pre, dir); err != nil {
+		f.Close()
+		_ = os.Remove(pre)
+		return nil, err
 	}
 	return f, nil
 }
@@ -55,13 +77,10 @@ func CleanBuilds(root string) (Leftovers, error) {
 		return out, fmt.Errorf("index: leftovers: %w", err)
 	}
 	for _, e := range entries {
-		if !e.IsDir() || !strings.HasPrefix(e.Name(), buildPrefix) {
+		if !e.IsDir() || !leftover(root, e) {
 			continue
 		}
 		dir := filepath.Join(root, e.Name())
-		if held(dir) {
-			continue
-		}
 		size := dirSize(dir)
 		if err := os.RemoveAll(dir); err != nil {
 			return out, fmt.Errorf("index: leftovers: %w", err)
@@ -72,10 +91,29 @@ func CleanBuilds(root string) (Leftovers, error) {
 	return out, nil
 }
 
+// leftover reports whether an index entry is a build directory no live
+// builder holds: an unlocked build directory, or a prebuild one that has
+// been unlocked for longer than any mkdir-to-flock takes.
+func leftover(root string, e os.DirEntry) bool {
+	dir := filepath.Join(root, e.Name())
+	switch {
+	case strings.HasPrefix(e.Name(), buildPrefix):
+		return !held(dir)
+	case strings.HasPrefix(e.Name(), prebuildPrefix):
+		fi, err := e.Info()
+		return err == nil && time.Since(fi.ModTime()) > prebuildAge && !held(dir)
+	}
+	return false
+}
+
 // InFlight reports whether name (an entry of the index directory) is a
-// build directory a live builder holds.
+// build directory a live builder holds (or one it is about to lock).
 func InFlight(root, name string) bool {
-	return strings.HasPrefix(name, buildPrefix) && held(filepath.Join(root, name))
+	if !strings.HasPrefix(name, buildPrefix) && !strings.HasPrefix(name, prebuildPrefix) {
+		return false
+	}
+	fi, err := os.Lstat(filepath.Join(root, name))
+	return err == nil && !leftover(root, fs.FileInfoToDirEntry(fi))
 }
 
 // held reports whether a live builder holds dir's build lock; a directory
