@@ -1,10 +1,13 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"time"
 
+	"ctx/core"
+	"ctx/ingest"
 	"ctx/query"
 	"ctx/sources/reported"
 )
@@ -57,9 +60,11 @@ func (h *Handoff) ListReports() (*IngestList, error) {
 	return out, nil
 }
 
-// RemoveReport takes a reported session (by rep_ or ses_ id) out of the
-// next import: its events leave search; ctx gc then drops their bytes.
-func (h *Handoff) RemoveReport(ref string, c Caller) (string, error) {
+// RemoveReport forgets a reported session (by rep_ or ses_ id): the inbox
+// keeps the removal as a record, and the same forget as ctx forget takes
+// the session out of the store now (tree, search, vectors) and out of
+// every later import; ctx gc then drops its bytes.
+func (h *Handoff) RemoveReport(ctx context.Context, ref string, c Caller) (string, error) {
 	ref = strings.TrimSpace(ref)
 	recs, err := h.inbox.Records()
 	if err != nil {
@@ -78,7 +83,11 @@ func (h *Handoff) RemoveReport(ref string, c Caller) (string, error) {
 		}
 		return "", err
 	}
+	_, err = ingest.Forget(ctx, ingest.Options{Home: h.opts.Home, Version: h.opts.Version, Now: h.now},
+		ingest.ForgetRequest{Sessions: []core.SessionID{reported.SessionID(id)}, Reason: ingest.ForgetReported})
+	if err != nil {
+		return "", err
+	}
 	h.cache.Invalidate()
-	h.wake()
 	return id, nil
 }

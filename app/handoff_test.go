@@ -148,13 +148,27 @@ func TestHandoffAcrossClientsAndImport(t *testing.T) {
 	if err != nil || so.Session.EventCount != 2 {
 		t.Fatalf("imported = %+v, %v", so, err)
 	}
-	// Removing it takes it out of search at the next import.
-	if _, err := e.h.RemoveReport(res.CtxSessionID, Caller{Door: reported.DoorCLI}); err != nil {
+	// Removing it forgets it: out of search at once, and the next import
+	// (which reads the inbox again) does not bring it back.
+	if _, err := e.h.RemoveReport(context.Background(), res.CtxSessionID, Caller{Door: reported.DoorCLI}); err != nil {
 		t.Fatal(err)
+	}
+	if hits := e.search(t, "hashed tokens"); len(hits) != 0 {
+		t.Fatalf("removed still found: %+v", hits)
 	}
 	e.importInbox(t)
 	if hits := e.search(t, "hashed tokens"); len(hits) != 0 {
-		t.Fatalf("removed still found: %+v", hits)
+		t.Fatalf("removed found again after an import: %+v", hits)
+	}
+	err = e.h.opts.Read(context.Background(), func(r *query.Reader) error {
+		_, err := r.Session(reported.SessionID(res.ReportedID))
+		if query.CodeOf(err) != query.CodeNotFound || !strings.Contains(err.Error(), "forgotten") {
+			t.Fatalf("show of the removed session: %v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	if rows, _ := e.h.ListReports(); len(rows.Sessions) != 0 {
 		t.Fatalf("removed still listed: %+v", rows)

@@ -20,6 +20,8 @@ type Plan struct {
 	Config   *config.Config
 	Sources  []core.Source
 	Redactor ingest.Redactor
+	// Exclude is config.toml's [exclude] (nil when it names nothing).
+	Exclude func(*core.Session) bool
 }
 
 // Plan resolves config.toml into the sources an import reads; only, when
@@ -34,6 +36,9 @@ func (a *App) Plan(only []string) (*Plan, error) {
 		return nil, &query.Error{Code: query.CodeInvalidRequest, Message: err.Error()}
 	}
 	p := &Plan{Config: cfg, Sources: planned}
+	if cfg.HasExcludes() {
+		p.Exclude = func(s *core.Session) bool { return cfg.Excludes(s.Provider, s.Workspace) }
+	}
 	if cfg.RedactionEnabled() {
 		p.Redactor = redact.New()
 	}
@@ -74,7 +79,7 @@ func (a *App) Import(ctx context.Context, opts ImportOptions) (*ImportResult, er
 		}
 	}
 	rep, err := ingest.Run(ctx, ingest.Options{Home: a.home, Env: a.env, Sources: p.Sources, Version: a.version,
-		Now: a.now, Redactor: p.Redactor, Busy: opts.Busy, Progress: opts.Progress})
+		Now: a.now, Redactor: p.Redactor, Exclude: p.Exclude, Busy: opts.Busy, Progress: opts.Progress})
 	if err != nil {
 		return nil, err
 	}

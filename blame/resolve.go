@@ -23,6 +23,9 @@ type Evidence struct {
 	Timestamp       *time.Time `json:"timestamp"`
 	Excerpt         string     `json:"excerpt"`
 	InStore         bool       `json:"in_store"`
+	// Forgotten says why a session is not in the store: the user forgot it
+	// (ctx forget); the note that cites it stays.
+	Forgotten bool `json:"forgotten,omitempty"`
 	// Machine names the machine the session was pulled from (ctx sync);
 	// absent for sessions imported here.
 	Machine string `json:"machine,omitempty"`
@@ -71,6 +74,9 @@ func (rs *Resolver) Evidence(r *Record) []Evidence {
 	}
 	if len(r.CtxEventIDs) == 0 {
 		base.InStore = rs.rd != nil
+		if base.InStore && rs.forgotten(r.CtxSessionID) {
+			base.InStore, base.Forgotten = false, true
+		}
 		return []Evidence{base}
 	}
 	out := make([]Evidence, 0, len(r.CtxEventIDs))
@@ -86,7 +92,18 @@ func (rs *Resolver) Evidence(r *Record) []Evidence {
 		}
 		out = append(out, e)
 	}
+	if !out[0].InStore && rs.forgotten(r.CtxSessionID) {
+		for i := range out {
+			out[i].Forgotten = !out[i].InStore
+		}
+	}
 	return out
+}
+
+// forgotten reports whether the session a note cites was forgotten.
+func (rs *Resolver) forgotten(session string) bool {
+	id, err := core.ParseSessionID(session)
+	return err == nil && rs.rd != nil && rs.rd.IsForgotten(id)
 }
 
 // Prefetch resolves the events of records ahead of Evidence.

@@ -26,7 +26,47 @@ type Config struct {
 	Context            ContextTable  `toml:"context"`
 	Threads            ThreadsTable  `toml:"threads"`
 	Ingest             IngestTable   `toml:"ingest"`
+	Exclude            Exclude       `toml:"exclude"`
 	path               string
+}
+
+// Exclude is the [exclude] table: sessions an import leaves out. What is
+// already stored stays (ctx forget takes it out).
+type Exclude struct {
+	// Workspaces are directories (absolute, or starting with ~/) or glob
+	// patterns of them (~/clients/*): a session in one, or below one, is
+	// left out.
+	Workspaces []string `toml:"workspaces"`
+	// Providers leaves out every session of these providers.
+	Providers []string `toml:"providers"`
+}
+
+// Excludes reports whether [exclude] leaves out a session of provider in
+// workspace.
+func (c *Config) Excludes(provider, workspace string) bool {
+	for _, p := range c.Exclude.Providers {
+		if p == provider {
+			return true
+		}
+	}
+	if workspace == "" || !filepath.IsAbs(workspace) {
+		return false
+	}
+	for dir := filepath.Clean(workspace); ; dir = filepath.Dir(dir) {
+		for _, pat := range c.Exclude.Workspaces {
+			if ok, _ := filepath.Match(pat, dir); ok {
+				return true
+			}
+		}
+		if parent := filepath.Dir(dir); parent == dir {
+			return false
+		}
+	}
+}
+
+// HasExcludes reports whether [exclude] names anything.
+func (c *Config) HasExcludes() bool {
+	return len(c.Exclude.Workspaces) > 0 || len(c.Exclude.Providers) > 0
 }
 
 // Sync is the [sync] table: what ctx sync push shares (nothing unless a
@@ -172,6 +212,13 @@ func (c *Config) validate(env Env) error {
 		}
 		c.Sync.Include.Workspaces[i] = w
 	}
+	for i, w := range c.Exclude.Workspaces {
+		w = filepath.Clean(expandHome(w, env.HomeDir()))
+		if _, err := filepath.Match(w, w); !filepath.IsAbs(w) || err != nil {
+			return &Error{Path: c.path, Msg: fmt.Sprintf("[exclude] workspaces #%d: must be an absolute directory or pattern, or start with ~/", i+1)}
+		}
+		c.Exclude.Workspaces[i] = w
+	}
 	if err := c.SemanticConfig().Validate(); err != nil {
 		return &Error{Path: c.path, Msg: "[semantic]: " + err.Error()}
 	}
@@ -192,7 +239,21 @@ func (c *Config) validate(env Env) error {
 			}
 		}
 	}
+	for i, p := range c.Exclude.Providers {
+		if !IsBuiltinProvider(p) && !c.isPlugin(p) {
+			return &Error{Path: c.path, Msg: fmt.Sprintf("[exclude] providers #%d: unknown provider (see ctx sources)", i+1)}
+		}
+	}
 	return nil
+}
+
+func (c *Config) isPlugin(name string) bool {
+	for _, p := range c.Plugins {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 func expandHome(p, home string) string {

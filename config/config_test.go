@@ -104,6 +104,9 @@ func TestLoadConfigInvalid(t *testing.T) {
 		"plugin name":   "[[plugin]]\nname = \"codex\"\ncommand = [\"x\"]\n",
 		"daemon key":    "[daemon]\nenable = false\n",
 		"daemon type":   "[daemon]\nenabled = \"no\"\n",
+		"exclude ws":    "[exclude]\nworkspaces = [\"relative/dir\"]\n",
+		"exclude glob":  "[exclude]\nworkspaces = [\"/a/[\"]\n",
+		"exclude prov":  "[exclude]\nproviders = [\"nope\"]\n",
 	}
 	for name, body := range cases {
 		_, err := Load(writeConfig(t, body))
@@ -127,5 +130,35 @@ func TestLoadConfigHandoff(t *testing.T) {
 	var ce *Error
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "context.token_budget") {
 		t.Fatalf("a string budget: %v", err)
+	}
+}
+
+func TestExclude(t *testing.T) {
+	env := writeConfig(t, "[exclude]\nworkspaces = [\"~/clients/*\", \"/srv/secret\"]\nproviders = [\"cursor\"]\n")
+	cfg, err := Load(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		provider, ws string
+		want         bool
+	}{
+		{"codex", filepath.Join(env.Home, "clients", "acme"), true},
+		{"codex", filepath.Join(env.Home, "clients", "acme", "api"), true},
+		{"codex", filepath.Join(env.Home, "clients"), false},
+		{"codex", "/srv/secret", true},
+		{"codex", "/srv/secret/x", true},
+		{"codex", "/srv/secrets", false},
+		{"cursor", "/anywhere", true},
+		{"cursor", "", true},
+		{"codex", "", false},
+		{"codex", "relative/clients/acme", false},
+	} {
+		if got := cfg.Excludes(c.provider, c.ws); got != c.want {
+			t.Errorf("Excludes(%s, %s) = %v, want %v", c.provider, c.ws, got, c.want)
+		}
+	}
+	if !cfg.HasExcludes() {
+		t.Fatal("HasExcludes")
 	}
 }

@@ -39,6 +39,8 @@ type Options struct {
 	// $CTX_HOME/logs is always written).
 	Log      io.Writer
 	Redactor ingest.Redactor
+	// Exclude is config.toml's [exclude] as the daemon started (nil: none).
+	Exclude  func(*core.Session) bool
 	Rescan   time.Duration // slow rescan period; DefaultRescan when zero
 	Debounce time.Duration // file event batching; DefaultDebounce when zero
 	Version  string        // importer version recorded in generations

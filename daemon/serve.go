@@ -253,7 +253,8 @@ func (d *daemon) pass(ctx context.Context, w *fsnotify.Watcher, rewatch bool) pa
 	}
 	busy := func() { d.log.Printf("another import holds the store; waiting for it") }
 	rep, err := ingest.Run(ctx, ingest.Options{Home: d.opts.Home, Env: d.opts.Env, Sources: srcs,
-		Version: d.opts.Version, Redactor: d.opts.Redactor, Busy: busy, Planned: d.planned, Deferred: true, Gate: &d.gate})
+		Version: d.opts.Version, Redactor: d.opts.Redactor, Exclude: d.opts.Exclude, Busy: busy, Planned: d.planned,
+		Deferred: true, Gate: &d.gate})
 	if err != nil {
 		if ctx.Err() == nil {
 			d.log.Printf("import failed: %v", err)

@@ -70,6 +70,9 @@ func (r *run) winners(remotes []Remote) ([]*core.ParsedSession, error) {
 	for i := range remotes {
 		rm := &remotes[i]
 		for _, e := range rm.Tree.Sessions {
+			if r.st.forgotten.Has(e.Session) || r.st.forgotten.Has(e.Root) {
+				continue // forgotten here: another machine's copy does not bring it back
+			}
 			have := 0
 			if local, ok := r.st.tree[e.Session]; ok {
 				have = local.Events

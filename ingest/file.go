@@ -45,6 +45,9 @@ func (r *run) importFile(ctx context.Context, j job, docs chan<- index.Doc) erro
 	}
 	for i := range res.Sessions {
 		ps := &res.Sessions[i]
+		if r.skipped(&ps.Session) {
+			continue // forgotten or excluded: nothing of it is stored
+		}
 		if red := r.opts.Redactor; red != nil {
 			for k := range ps.Events {
 				cur.Redactions += red.Event(&ps.Events[k])

@@ -62,6 +62,10 @@ type Options struct {
 	// DefaultCheckpointEvery; a negative value disables that bound.
 	CheckpointEvents int
 	CheckpointEvery  time.Duration
+	// Exclude, when set, keeps the sessions it reports true for out of the
+	// import (config.toml [exclude]); what is already stored stays (ctx
+	// forget takes it out).
+	Exclude func(*core.Session) bool
 }
 
 // Redactor replaces secrets in place and counts them.
@@ -111,6 +115,9 @@ type state struct {
 	tombNew  map[core.EventID]uint64    // entries set since
 	number   uint64
 	discover []core.Problem
+	// forgotten is the sessions the user forgot (and undid): an import
+	// skips them; every publish names the set (see forget.go).
+	forgotten core.ForgottenSet
 }
 
 func cursorKey(provider, path string) string { return provider + "\x00" + path }
@@ -220,7 +227,7 @@ func begin(ctx context.Context, opts Options) (*run, *refs.Refs, func(), error) 
 
 func loadState(store *objects.Store, rs *refs.Refs) (*state, error) {
 	st := &state{tree: map[core.SessionID]core.TreeEntry{}, cursors: map[string]core.FileCursor{},
-		tombs: map[core.EventID]uint64{}, tombNew: map[core.EventID]uint64{}}
+		tombs: map[core.EventID]uint64{}, tombNew: map[core.EventID]uint64{}, forgotten: core.ForgottenSet{}}
 	id, err := rs.Get(refs.Active)
 	if errors.Is(err, refs.ErrNoRef) {
 		return st, nil
@@ -251,6 +258,9 @@ func loadState(store *objects.Store, rs *refs.Refs) (*state, error) {
 		st.cursors[cursorKey(c.Provider, c.Path)] = c
 	}
 	if err := st.loadTombstones(store, g); err != nil {
+		return nil, err
+	}
+	if st.forgotten, err = core.LoadForgotten(store, g.Forgotten); err != nil {
 		return nil, err
 	}
 	keepLoaded(st)
@@ -290,6 +300,7 @@ func (st *state) clone() *state {
 	cp.tree, cp.cursors = maps.Clone(st.tree), maps.Clone(st.cursors)
 	cp.tombs, cp.tombNew = maps.Clone(st.tombs), maps.Clone(st.tombNew)
 	cp.discover = slices.Clone(st.discover)
+	cp.forgotten = maps.Clone(st.forgotten)
 	return &cp
 }
 
@@ -300,6 +311,7 @@ type run struct {
 	batch          *objects.Batch
 	rep            *Report
 	changedMissing bool
+	forgetChanged  bool // a forget or its undo changed the forgotten set
 	newShards      []index.ShardMeta
 	indexedChunks  []core.IndexedChunk // the chunks whose events went to newShards
 	sessions       sync.Map            // core.SessionID → *sync.Mutex (see lockSession)

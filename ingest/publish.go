@@ -29,7 +29,8 @@ func (r *run) publish(ctx context.Context, rs *refs.Refs) (*Report, error) {
 		return nil, err
 	}
 	prev := r.st.prev
-	if prev != nil && treeID == prev.Tree && len(r.newShards) == 0 && !r.changedMissing && len(r.merged) == 0 {
+	if prev != nil && treeID == prev.Tree && len(r.newShards) == 0 && !r.changedMissing && len(r.merged) == 0 &&
+		!r.forgetChanged {
 		r.batch.Abort()
 		return r.rep, nil
 	}
@@ -69,6 +70,9 @@ func (r *run) publish(ctx context.Context, rs *refs.Refs) (*Report, error) {
 	}
 	r.rep.ShardsMerged = merged
 	if err := r.st.putTombstones(r.batch, gen); err != nil {
+		return nil, err
+	}
+	if gen.Forgotten, err = r.st.forgotten.Put(r.batch); err != nil {
 		return nil, err
 	}
 	data, err := gen.Encode()

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"ctx/core"
 	"ctx/index"
 	"ctx/objects"
 	"ctx/refs"
@@ -26,7 +27,10 @@ type GCReport struct {
 
 // GC keeps the active generation and the reflog entries newer than keep,
 // expires older reflog entries, and deletes the objects and index shards
-// that no kept generation reaches. It holds the writer lock throughout.
+// that no kept generation reaches. Generations older than the last forget
+// (or its purge from the index, see ingest.Purge) are expired whatever
+// their age: they still reach what the user forgot. It holds the writer
+// lock throughout.
 func GC(ctx context.Context, home string, keep time.Duration, now time.Time, busy func()) (*GCReport, error) {
 	w, err := store.OpenWriter(ctx, home, busy)
 	if err != nil {
@@ -39,7 +43,24 @@ func GC(ctx context.Context, home string, keep time.Duration, now time.Time, bus
 		return &GCReport{}, nil // nothing imported: nothing to collect
 	}
 	cutoff := now.Add(-keep)
-	if err := rs.ExpireLog(refs.Active, func(e refs.LogEntry) bool { return e.New == active || !e.Time.Before(cutoff) }); err != nil {
+	since, err := forgottenSince(s, active)
+	if err != nil {
+		return nil, err
+	}
+	keepEntry := func(e refs.LogEntry) bool {
+		if e.New == active {
+			return true
+		}
+		if e.Time.Before(cutoff) {
+			return false
+		}
+		if since == 0 {
+			return true
+		}
+		g, err := refs.Load(s, e.New)
+		return err == nil && g.Number >= since
+	}
+	if err := rs.ExpireLog(refs.Active, keepEntry); err != nil {
 		return nil, err
 	}
 	gens, _, err := kept(rs)
@@ -87,4 +108,18 @@ func GC(ctx context.Context, home string, keep time.Duration, now time.Time, bus
 		}
 	}
 	return rep, nil
+}
+
+// forgottenSince is the first generation that holds nothing of a session
+// the active generation records as forgotten (0: none is).
+func forgottenSince(s *objects.Store, active objects.ID) (uint64, error) {
+	g, err := refs.Load(s, active)
+	if err != nil {
+		return 0, err
+	}
+	f, err := core.LoadForgotten(s, g.Forgotten)
+	if err != nil {
+		return 0, err
+	}
+	return f.Since(), nil
 }

@@ -25,13 +25,16 @@ type VerifyReport struct {
 	Objects     int      `json:"objects_checked"`
 	Shards      int      `json:"shards_checked"`
 	Damage      []Damage `json:"damage"`
+	// Forgotten says whether anything of a forgotten session is left (not
+	// damage: ctx gc removes it).
+	Forgotten *ForgottenCheck `json:"forgotten"`
 }
 
 // Verify re-hashes every object reachable from the active generation and
 // the generations of the reflog, and opens every shard the active
 // generation lists, checking its document count.
 func Verify(home string) (*VerifyReport, error) {
-	rep := &VerifyReport{Damage: []Damage{}}
+	rep := &VerifyReport{Damage: []Damage{}, Forgotten: &ForgottenCheck{Reachable: map[string]int{}, Indexed: []string{}}}
 	ro, err := store.OpenReadOnly(home)
 	if errors.Is(err, store.ErrNoStore) {
 		return rep, nil // nothing imported: nothing to verify
@@ -62,6 +65,9 @@ func Verify(home string) (*VerifyReport, error) {
 		}
 	}
 	rep.Generations, rep.Objects = len(gens), len(seen)
+	if fc, err := checkForgotten(s, gens, active); err == nil {
+		rep.Forgotten = fc
+	}
 	if !active.IsZero() {
 		if g, err := refs.Load(s, active); err == nil {
 			for _, sh := range g.Shards {

@@ -38,6 +38,10 @@ type Reader struct {
 	factsOnce sync.Once
 	factList  []fact
 	factsErr  error
+
+	forgotOnce sync.Once
+	forgot     core.ForgottenSet
+	forgotErr  error
 }
 
 // maxCachedChunks bounds the decoded chunks a Reader keeps (64 events
@@ -161,6 +165,9 @@ func (r *Reader) Session(id core.SessionID) (*core.SessionObject, error) {
 	}
 	e, ok := tree.Find(id)
 	if !ok {
+		if r.IsForgotten(id) {
+			return nil, Errorf(CodeNotFound, "that session was forgotten (ctx forget --undo %s restores it)", id)
+		}
 		return nil, Errorf(CodeNotFound, "no session with that id in generation %d", r.gen.Number)
 	}
 	so, err := core.LoadSession(r.store, e.Object)

@@ -58,6 +58,9 @@ type Generation struct {
 	// Merged, on a merge generation, names the other machines' commits
 	// (git ids) whose sessions it took in: its parents besides Parent.
 	Merged []Merged `json:"merged,omitempty"`
+	// Forgotten names the sessions the user forgot (core.Forgotten):
+	// every later generation names it too, so no import brings them back.
+	Forgotten *objects.ID `json:"forgotten,omitempty"`
 }
 
 // Merged is one other machine's commit a merge generation took in.
@@ -94,7 +97,7 @@ func Load(s objects.Getter, id objects.ID) (*Generation, error) {
 }
 
 // Reachable returns the object ids a generation names directly: its tree,
-// cursors, tombstones (both layers) and the chunk lists of its shards (not its parent,
+// cursors, tombstones (both layers), the forgotten set and the chunk lists of its shards (not its parent,
 // which is a generation of its own). Packages that know the tree format
 // walk on from the tree.
 func (g *Generation) Reachable() []objects.ID {
@@ -104,6 +107,9 @@ func (g *Generation) Reachable() []objects.ID {
 	}
 	if g.TombstonesBase != nil {
 		ids = append(ids, *g.TombstonesBase)
+	}
+	if g.Forgotten != nil {
+		ids = append(ids, *g.Forgotten)
 	}
 	for _, s := range g.Shards {
 		if s.Chunks != nil {

@@ -138,7 +138,10 @@ func evidenceLabel(e *blame.Evidence) string {
 	if e.CtxEventID != "" {
 		s += " event " + shortN(e.CtxEventID, 12)
 	}
-	if !e.InStore {
+	switch {
+	case e.Forgotten:
+		s += " (forgotten)"
+	case !e.InStore:
 		s += " (not in store)"
 	}
 	return s

@@ -53,7 +53,8 @@ func daemonOptions(env *Env) (daemon.Options, error) {
 		}
 		return p.Sources, nil
 	}
-	return daemon.Options{Home: env.CtxHome(), Env: env.Source(), Sources: plan, Redactor: p.Redactor, Version: version}, nil
+	return daemon.Options{Home: env.CtxHome(), Env: env.Source(), Sources: plan, Redactor: p.Redactor, Exclude: p.Exclude,
+		Version: version}, nil
 }
 
 func runDaemon(ctx context.Context, env *Env) error {

@@ -9,12 +9,12 @@ import (
 func newIngestRmCmd(env *Env, f *format) *cobra.Command {
 	return &cobra.Command{
 		Use:   "rm ID",
-		Short: "Remove a reported session (rep_… or ses_…) from the next import and from search",
-		Long: "Remove a reported session: the next import (the daemon's, woken now, or ctx import)\n" +
-			"publishes it without its events, so search no longer finds it; ctx gc then drops\n" +
-			"their bytes. The inbox keeps the removal as a record.",
+		Short: "Forget a reported session (rep_… or ses_…): out of search now and of every later import",
+		Long: "Remove a reported session with the same forget as ctx forget: the generation it\n" +
+			"publishes has no trace of it in the tree, search or vectors, no later import brings\n" +
+			"it back, and ctx gc drops its bytes. The inbox keeps the removal as a record.",
 		Args: cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := f.check("text", "json"); err != nil {
 				return err
 			}
@@ -22,14 +22,14 @@ func newIngestRmCmd(env *Env, f *format) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			id, err := h.RemoveReport(args[0], cliCaller(""))
+			id, err := h.RemoveReport(cmd.Context(), args[0], cliCaller(""))
 			if err != nil {
 				return handoffErr(err)
 			}
 			if f.json() {
 				return writeJSON(env.Stdout, IngestRemoved{Removed: id})
 			}
-			fmt.Fprintf(env.Stdout, "removed %s: gone from search after the next import\n", id)
+			fmt.Fprintf(env.Stdout, "removed %s: forgotten (ctx gc drops its bytes)\n", id)
 			return nil
 		},
 	}

@@ -54,7 +54,7 @@ func newRootCmd(env *Env, f *format) *cobra.Command {
 	root.AddCommand(newImportCmd(env, f), newStatusCmd(env, f), newSourcesCmd(env, f), newSearchCmd(env, f),
 		newShowCmd(env, f), newListCmd(env, f), newVerifyCmd(env, f), newGCCmd(env, f), newDocsCmd(env, f),
 		newMCPCmd(env, f), newDaemonCmd(env, f), newHooksCmd(env, f), newBlameCmd(env, f),
-		newIntegrationsCmd(env, f), newNotesCmd(env, f), newTimelineCmd(env, f), newStatsCmd(env, f), newResumeCmd(env, f), newExportCmd(env, f), newVersionCmd(env, f),
+		newIntegrationsCmd(env, f), newNotesCmd(env, f), newTimelineCmd(env, f), newStatsCmd(env, f), newResumeCmd(env, f), newExportCmd(env, f), newForgetCmd(env, f), newVersionCmd(env, f),
 		newSyncCmd(env, f))
 	root.AddCommand(newTokensCmd(env, f), newContextCmd(env, f), newThreadsCmd(env, f), newIngestCmd(env, f), newUICmd(env, f))
 	root.SetHelpCommand(newHelpCmd(root))

@@ -92,6 +92,14 @@ func printVerify(env *Env, out verifyOutput) {
 	for _, d := range rep.Damage {
 		fmt.Fprintf(env.Stdout, "damaged %s %s: %s\n", d.Kind, d.Name, d.Reason)
 	}
+	if fc := rep.Forgotten; fc != nil && fc.Sessions > 0 {
+		if fc.Clean() {
+			fmt.Fprintf(env.Stdout, "%s forgotten: nothing of them is reachable or indexed\n", plural(fc.Sessions, "session"))
+		} else {
+			fmt.Fprintf(env.Stdout, "%s forgotten: %d still reachable from a kept generation, %d still indexed (ctx gc removes them)\n",
+				plural(fc.Sessions, "session"), len(fc.Reachable), len(fc.Indexed))
+		}
+	}
 	fmt.Fprintf(env.Stdout, "%d generations, %d objects, %d shards checked: ", rep.Generations, rep.Objects, rep.Shards)
 	if rep.OK {
 		fmt.Fprintln(env.Stdout, "ok")
@@ -115,7 +123,7 @@ func newGCCmd(env *Env, f *format) *cobra.Command {
 			if keep < 0 {
 				return usagef("--keep must not be negative")
 			}
-			rep, err := maint.GC(cmd.Context(), env.CtxHome(), time.Duration(keep), env.Now(), func() {
+			rep, err := env.App().GC(cmd.Context(), time.Duration(keep), func() {
 				fmt.Fprintln(env.Stderr, "ctx: another import is writing the store; waiting for it…")
 			})
 			if err != nil {
@@ -123,6 +131,9 @@ func newGCCmd(env *Env, f *format) *cobra.Command {
 			}
 			if f.json() {
 				return writeJSON(env.Stdout, rep)
+			}
+			if rep.ShardsReindexed > 0 {
+				fmt.Fprintf(env.Stdout, "re-indexed %s without forgotten sessions\n", plural(rep.ShardsReindexed, "shard"))
 			}
 			fmt.Fprintf(env.Stdout, "kept %d generations (%d objects); removed %d objects (%s) and %d shards\n",
 				rep.KeptGenerations, rep.ObjectsKept, rep.ObjectsRemoved, humanBytes(rep.BytesRemoved), rep.ShardsRemoved)
