@@ -53,19 +53,13 @@ func newImportCmd(env *Env, f *format) *cobra.Command {
 
 func runImport(ctx context.Context, env *Env, f *format, opts *importOptions) error {
 	start := time.Now()
-	tty := !f.json() && env.IsTTY(env.Stderr)
+	bar := newImportProgress(env, !f.json())
 	// A running daemon is the single writer: the import is handed to it.
 	res, err := env.App().Import(ctx, app.ImportOptions{Only: opts.Sources, ViaDaemon: true,
-		Busy: func() { fmt.Fprintln(env.Stderr, "ctx: another import is writing the store; waiting for it…") },
-		Progress: func(p ingest.Progress) {
-			if tty {
-				fmt.Fprintf(env.Stderr, "\rimporting: %d/%d changed files, %d events", p.FilesDone, p.FilesTotal, p.Events)
-			}
-		},
+		Busy:     func() { fmt.Fprintln(env.Stderr, "ctx: another import is writing the store; waiting for it…") },
+		Progress: bar.update,
 	})
-	if tty {
-		fmt.Fprint(env.Stderr, "\r\033[K")
-	}
+	bar.done()
 	if err != nil {
 		return err
 	}
