@@ -3,10 +3,12 @@ package app
 import (
 	"context"
 	"errors"
+	"os"
 	"strings"
 
 	"ctx/blame"
 	"ctx/config"
+	"ctx/core"
 	"ctx/hooks"
 	"ctx/query"
 	"ctx/wake"
@@ -26,6 +28,37 @@ type StatusReport struct {
 	Attribution Attribution      `json:"attribution" jsonschema:"Schema-3 attribution observation of the current git repository: ctx hooks installed, commits with ctx notes."`
 	Daemon      wake.Info        `json:"daemon" jsonschema:"Whether the store's daemon runs, its pid, last generation and lag."`
 	LocalUsage  query.LocalUsage `json:"local_usage" jsonschema:"Compact local usage accounting: enablement, state and versions only."`
+	Config      ConfigState      `json:"config" jsonschema:"config.toml: where it is, and why it cannot be used (its path and line, never its contents)."`
+	// ProblemFiles are the source files whose last import counted
+	// problems (at most MaxProblemFiles; ProblemFilesTotal counts all).
+	ProblemFiles      []query.ProblemFile `json:"problem_files" jsonschema:"Source files whose last import counted problems: path and counts by code."`
+	ProblemFilesTotal int                 `json:"problem_files_total"`
+}
+
+// MaxProblemFiles bounds the problem files status lists.
+const MaxProblemFiles = 20
+
+// ConfigState is what status says of config.toml.
+type ConfigState struct {
+	Path   string `json:"path"`
+	Exists bool   `json:"exists"`
+	OK     bool   `json:"ok"`
+	Error  string `json:"error,omitempty"` // why it cannot be used
+	Line   int    `json:"line,omitempty"`  // the line the error points at (1-based)
+}
+
+// configState reads config.toml as every command does.
+func configState(env core.Env, err error) ConfigState {
+	cs := ConfigState{Path: config.Path(env), OK: err == nil}
+	_, statErr := os.Stat(cs.Path)
+	cs.Exists = statErr == nil
+	var ce *config.Error
+	if errors.As(err, &ce) {
+		cs.Error, cs.Line = ce.Msg, ce.Line
+	} else if err != nil {
+		cs.Error = err.Error()
+	}
+	return cs
 }
 
 // Attribution is the attribution observation (schema 3) of one
@@ -67,17 +100,29 @@ func (a *App) Status(ctx context.Context, repo string) (*StatusReport, error) {
 		return nil, err
 	}
 	qo := query.StatusOptions{Getenv: a.env.Get}
-	if cfg, err := config.Load(a.env); err == nil {
+	cfg, cfgErr := config.Load(a.env)
+	if cfgErr == nil {
 		qo.Semantic = cfg.SemanticConfig()
 	} else {
-		qo.SemanticErr = err
+		qo.SemanticErr = cfgErr
 	}
 	st, err := query.ReadStatusWith(a.home, qo) // creates nothing when nothing is published
 	if err != nil {
 		return nil, err
 	}
-	return &StatusReport{Status: st, Attribution: ReadAttribution(ctx, a.home, repo),
-		Daemon: wake.State(a.home), LocalUsage: query.ReadLocalUsage(a.home)}, nil
+	rep := &StatusReport{Status: st, Attribution: ReadAttribution(ctx, a.home, repo),
+		Daemon: wake.State(a.home), LocalUsage: query.ReadLocalUsage(a.home), Config: configState(a.env, cfgErr),
+		ProblemFiles: []query.ProblemFile{}}
+	if st.Generation != nil {
+		_ = a.read(ctx, func(r *query.Reader) (err error) {
+			rep.ProblemFiles, rep.ProblemFilesTotal, err = r.ProblemFiles(MaxProblemFiles)
+			return err
+		})
+		if rep.ProblemFiles == nil {
+			rep.ProblemFiles = []query.ProblemFile{}
+		}
+	}
+	return rep, nil
 }
 
 // ReadAttribution observes the repository around dir: ctx's hooks (read

@@ -118,9 +118,17 @@ type Error struct {
 	// Key is the setting at fault ("[context] token_budget") when one
 	// setting is; "" for a file-level problem.
 	Key string
+	// Line is the line of the file the error points at (1-based; 0 when
+	// it points at none).
+	Line int
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("config %s: %s", e.Path, e.Msg) }
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("config %s:%d: %s", e.Path, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("config %s: %s", e.Path, e.Msg)
+}
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
@@ -165,12 +173,21 @@ func Load(env Env) (*Config, error) {
 	}
 	md, err := toml.Decode(string(data), c)
 	if err != nil {
-		return nil, &Error{Path: c.path, Msg: "not valid TOML: " + err.Error()}
+		return nil, &Error{Path: c.path, Msg: "not valid TOML: " + err.Error(), Line: parseLine(err, string(data))}
 	}
 	if undec := md.Undecoded(); len(undec) > 0 {
-		return nil, &Error{Path: c.path, Msg: fmt.Sprintf("unknown setting %s", undec[0])}
+		return nil, &Error{Path: c.path, Msg: fmt.Sprintf("unknown setting %s", undec[0]), Line: keyLine(string(data), undec[0])}
 	}
-	return c, c.validate(env)
+	if err := c.validate(env); err != nil {
+		if ce, ok := err.(*Error); ok {
+			ce.Line = messageLine(string(data), ce.Msg)
+			if ce.Line == 0 && ce.Key != "" {
+				ce.Line = messageLine(string(data), ce.Key)
+			}
+		}
+		return c, err
+	}
+	return c, nil
 }
 
 // Automatic reports whether default locations are discovered.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -161,4 +162,38 @@ func TestExclude(t *testing.T) {
 	if !cfg.HasExcludes() {
 		t.Fatal("HasExcludes")
 	}
+}
+
+// TestConfigErrorLine: an invalid config.toml names the line to fix.
+func TestConfigErrorLine(t *testing.T) {
+	for name, c := range map[string]struct {
+		body string
+		line int
+	}{
+		"syntax":         {"automatic_discovery = true\n\n[[source]\n", 3},
+		"unknown key":    {"# a comment\n[daemon]\nenabled = true\nenable = false\n", 4},
+		"dotted key":     {"daemon.enable = false\n", 1},
+		"second source":  {"[[source]]\nroot = \"a\"\nprovider = \"codex\"\npath = \"/x\"\n\n[[source]]\nroot = \"b\"\nprovider = \"codex\"\npath = \"y\"\n", 9},
+		"duplicate root": {"[[source]]\nroot = \"a\"\nprovider = \"codex\"\npath = \"/x\"\n[[source]]\nroot = \"a\"\nprovider = \"codex\"\npath = \"/y\"\n", 6},
+		"missing path":   {"[[source]]\nroot = \"a\"\nprovider = \"codex\"\n", 1},
+		"exclude":        {"[daemon]\nenabled = true\n[exclude]\nproviders = []\nworkspaces = [\"rel\"]\n", 5},
+		"semantic":       {"[semantic]\nembedder = \"nope\"\n", 1},
+	} {
+		_, err := Load(writeConfig(t, c.body))
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Line != c.line {
+			t.Errorf("%s: %v (line %d), want line %d", name, err, lineOf(ce), c.line)
+			continue
+		}
+		if !strings.Contains(ce.Error(), ".toml:"+strconv.Itoa(c.line)+": ") {
+			t.Errorf("%s: %q does not name the line", name, ce.Error())
+		}
+	}
+}
+
+func lineOf(e *Error) int {
+	if e == nil {
+		return -1
+	}
+	return e.Line
 }

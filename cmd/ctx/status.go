@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -33,7 +34,9 @@ func newStatusCmd(env *Env, f *format) *cobra.Command {
 			if f.json() {
 				return writeJSON(env.Stdout, st)
 			}
+			printConfig(env, st.Config)
 			printStatus(env, st.Status)
+			printProblemFiles(env, st)
 			printAttribution(env, st)
 			d := st.Daemon
 			if d.Running {
@@ -47,6 +50,45 @@ func newStatusCmd(env *Env, f *format) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&repo, "repo", ".", "a directory of the git repository whose attribution state to report")
 	return cmd
+}
+
+// printConfig names config.toml, and where it is broken: its path and
+// line, never its contents.
+func printConfig(env *Env, c app.ConfigState) {
+	w := env.Stdout
+	switch {
+	case !c.Exists:
+		fmt.Fprintf(w, "Config: %s (none: the defaults)\n", tildeHome(env, c.Path))
+	case c.OK:
+		fmt.Fprintf(w, "Config: %s\n", tildeHome(env, c.Path))
+	case c.Line > 0:
+		fmt.Fprintf(w, "Config: %s:%d: %s (reads use the defaults until it is fixed)\n", tildeHome(env, c.Path), c.Line, oneLine(c.Error))
+	default:
+		fmt.Fprintf(w, "Config: %s: %s (reads use the defaults until it is fixed)\n", tildeHome(env, c.Path), oneLine(c.Error))
+	}
+}
+
+// printProblemFiles names the source files whose problems status counts.
+func printProblemFiles(env *Env, st *app.StatusReport) {
+	if len(st.ProblemFiles) == 0 {
+		return
+	}
+	w := env.Stdout
+	fmt.Fprintln(w, "Files with problems:")
+	for _, p := range st.ProblemFiles {
+		codes := make([]string, 0, len(p.Problems))
+		for c, n := range p.Problems {
+			codes = append(codes, fmt.Sprintf("%s %d", c, n))
+		}
+		sort.Strings(codes)
+		if p.Missing {
+			codes = append(codes, "missing")
+		}
+		fmt.Fprintf(w, "  %s  %s (%s)\n", p.Provider, tildeHome(env, oneLine(p.Path)), strings.Join(codes, ", "))
+	}
+	if more := st.ProblemFilesTotal - len(st.ProblemFiles); more > 0 {
+		fmt.Fprintf(w, "  … and %s (ctx status --format json lists %d)\n", plural(more, "more file"), len(st.ProblemFiles))
+	}
 }
 
 func printAttribution(env *Env, st *app.StatusReport) {
