@@ -76,10 +76,20 @@ func runShowSession(ctx context.Context, env *Env, f *format, opts *showSessionO
 		}
 		return writeJSONLine(w, jsonlRecord{Type: "completion", Completion: done})
 	}
-	done, err := a.StreamSession(ctx, req, func(s *query.SessionInfo) error {
-		printSessionHeader(env, &s.Session)
-		return nil
-	}, func(e *core.Event) error { printEvent(env, e, ""); return nil })
+	var done *query.Completion
+	err := a.Pinned(ctx, func(p *app.Pinned) error {
+		var ov *app.SessionOverview
+		var err error
+		done, err = p.StreamSession(ctx, req, func(s *query.SessionInfo) error {
+			printSessionHeader(env, &s.Session)
+			if ov, err = p.SessionOverview(ctx, s.Session.ID); err != nil {
+				return err
+			}
+			printOverview(env, ov)
+			return nil
+		}, func(e *core.Event) error { printEvent(env, e, ""); return nil })
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -106,6 +116,36 @@ func printSessionHeader(env *Env, s *core.Session) {
 		fmt.Fprintf(w, "parent:    %s  root: %s\n", s.ParentSessionID, s.RootSessionID)
 	}
 	fmt.Fprintln(w)
+}
+
+// printOverview lists a session's subagents and where its context was
+// compacted, before its transcript.
+func printOverview(env *Env, ov *app.SessionOverview) {
+	w, st, now := env.Stdout, env.style(), env.Now()
+	if n := len(ov.Subagents); n > 0 {
+		fmt.Fprintf(w, "%s:\n", plural(n, "subagent"))
+		for _, r := range ov.Subagents {
+			started := "-"
+			if r.Started != nil {
+				started = humanTime(*r.Started, now)
+			}
+			title := oneLine(r.Title)
+			if title == "" {
+				title = "(untitled)"
+			}
+			fmt.Fprintf(w, "  ↳ %s  %s  %s  %s\n", st.cyan(r.ShortID), started, plural(r.Events, "event"), fit(title, 80))
+		}
+	}
+	if n := len(ov.Compactions); n > 0 {
+		marks := make([]string, len(ov.Compactions))
+		for i, c := range ov.Compactions {
+			marks[i] = fmt.Sprintf("[%d] %s", c.Ordinal, c.Timestamp.Local().Format("15:04"))
+		}
+		fmt.Fprintf(w, "%s: %s\n", plural(n, "compaction"), strings.Join(marks, ", "))
+	}
+	if len(ov.Subagents)+len(ov.Compactions) > 0 {
+		fmt.Fprintln(w)
+	}
 }
 
 func printEvent(env *Env, e *core.Event, mark string) {
