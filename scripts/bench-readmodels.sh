@@ -30,6 +30,7 @@ measure() {
 	printf '%-34s wall %6d ms  cpu %6d ms  peak %5d MiB\n' "$label" "$(med "${walls[@]}")" "$(med "${cpus[@]}")" $((rss / 1024))
 }
 
+measure "ctx version (start, no read)" ./bin/ctx version
 measure "ctx list sessions" ./bin/ctx list sessions
 measure "ctx list sessions --format json" ./bin/ctx list sessions --format json
 measure "ctx timeline (30 days)" ./bin/ctx timeline --since 2026-07-01 --until 2026-07-31 --no-commits
@@ -37,3 +38,18 @@ measure "ctx stats --by week" ./bin/ctx stats --since '' --by week
 measure "ctx export 50k markdown" ./bin/ctx export long-session --format markdown
 measure "ctx export 50k html" ./bin/ctx export long-session --format html
 measure "ctx export 50k jsonl" ./bin/ctx export long-session --format jsonl
+
+# What a process initialises before any command runs (GODEBUG=inittrace):
+# the clock time of every package init, summed, and the five costliest
+# packages, median of RUNS.
+inits="$HOME/inits"
+: >"$inits"
+for r in $(seq "$runs"); do
+	GODEBUG=inittrace=1 ./bin/ctx version 2>&1 >/dev/null | awk -v r="$r" '/^init /{print r, $2, $5}' >>"$inits"
+done
+median() { sort -n | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
+printf '%-34s %6s ms clock (median of %d)\n' "package init, all packages" \
+	"$(awk '{s[$1]+=$3} END{for (r in s) print s[r]}' "$inits" | median)" "$runs"
+for p in $(awk '{print $2}' "$inits" | sort -u); do
+	printf '%s %s\n' "$(awk -v p="$p" '$2==p{print $3}' "$inits" | median)" "$p"
+done | sort -rn | head -5 | awk '{printf "  %-60s %6s ms\n", $2, $1}'
