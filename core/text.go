@@ -56,3 +56,29 @@ func NonEmpty(ss ...string) []string {
 	}
 	return out
 }
+
+// Strings turns typed string values (event types, roles) into strings;
+// nil for none.
+func Strings[T ~string](vs []T) []string {
+	if len(vs) == 0 {
+		return nil
+	}
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = string(v)
+	}
+	return out
+}
+
+// SessionIDStrings turns session ids into their ses_… strings; nil for
+// none.
+func SessionIDStrings(ids []SessionID) []string {
+	if len(ids) == 0 {
+		return nil
+	}
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = id.String()
+	}
+	return out
+}

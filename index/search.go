@@ -369,14 +369,14 @@ func filters(q Query, scope core.Scope) []query.Query {
 		}
 	}
 	if scope != core.ScopeAll {
-		add(fieldType, strs(scope.Types()))
+		add(fieldType, core.Strings(scope.Types()))
 	}
 	f := &q.Filter
-	add(fieldType, strs(f.Types))
+	add(fieldType, core.Strings(f.Types))
 	add(fieldProvider, f.Providers)
-	add(fieldRole, strs(f.Roles))
-	add(fieldSession, idStrs(f.Sessions))
-	add(fieldRoot, idStrs(f.RootSessions))
+	add(fieldRole, core.Strings(f.Roles))
+	add(fieldSession, core.SessionIDStrings(f.Sessions))
+	add(fieldRoot, core.SessionIDStrings(f.RootSessions))
 	add(fieldFiles, f.Files)
 	if len(f.SourceRoots)+len(f.SourceGroups) > 0 {
 		src := anyTerm(fieldSourceRoot, f.SourceRoots)
@@ -445,20 +445,4 @@ func anyTerm(field string, values []string) *query.DisjunctionQuery {
 		d.AddQuery(term(field, v, 1))
 	}
 	return d
-}
-
-func strs[T ~string](vs []T) []string {
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = string(v)
-	}
-	return out
-}
-
-func idStrs(ids []core.SessionID) []string {
-	out := make([]string, len(ids))
-	for i, id := range ids {
-		out[i] = id.String()
-	}
-	return out
 }

@@ -103,27 +103,3 @@ func validSelectors(roots, groups []string) error {
 	}
 	return nil
 }
-
-// strs turns typed values back into strings (for the echoes of a request).
-func strs[T ~string](vs []T) []string {
-	if len(vs) == 0 {
-		return nil
-	}
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = string(v)
-	}
-	return out
-}
-
-// idStrs turns session ids back into strings.
-func idStrs(ids []core.SessionID) []string {
-	if len(ids) == 0 {
-		return nil
-	}
-	out := make([]string, len(ids))
-	for i, id := range ids {
-		out[i] = id.String()
-	}
-	return out
-}

@@ -156,9 +156,9 @@ func (req *ListRequest) plan() (*listPlan, error) {
 	scope, _ := core.ParseScope(req.Scope)
 	f := &req.Filter
 	p := &listPlan{desc: req.Order == OrderDesc, limit: req.Limit, maxBytes: req.MaxBytes}
-	p.sel = ListSelection{Sessions: normList(idStrs(f.Sessions)), RootSessions: normList(idStrs(f.RootSessions)),
+	p.sel = ListSelection{Sessions: normList(core.SessionIDStrings(f.Sessions)), RootSessions: normList(core.SessionIDStrings(f.RootSessions)),
 		Providers: normList(f.Providers), SourceRoots: normList(f.SourceRoots),
-		SourceGroups: normList(f.SourceGroups), Roles: normList(strs(f.Roles)), EventTypes: normList(strs(f.Types)),
+		SourceGroups: normList(f.SourceGroups), Roles: normList(core.Strings(f.Roles)), EventTypes: normList(core.Strings(f.Types)),
 		Files: normList(f.Files), ContentScope: scope, Workspace: f.Workspace, PrimaryOnly: f.PrimaryOnly,
 		Order: req.Order, Content: req.Content, Limit: req.Limit}
 	if !f.Since.IsZero() {

@@ -211,7 +211,7 @@ func newResult(r *Reader, req SearchRequest, scope core.Scope) *SearchResult {
 	out := &SearchResult{Generation: r.Ref(), Query: req.Query, Results: []SearchHit{},
 		Filters: SearchFilters{ContentScope: scope, Providers: f.Providers, Workspace: f.Workspace,
 			PrimaryOnly: f.PrimaryOnly, SourceRoots: f.SourceRoots, SourceGroups: f.SourceGroups,
-			Roles: strs(f.Roles), Files: f.Files, Sessions: idStrs(f.Sessions)}}
+			Roles: core.Strings(f.Roles), Files: f.Files, Sessions: core.SessionIDStrings(f.Sessions)}}
 	if len(f.Types) == 1 {
 		out.Filters.EventType = string(f.Types[0])
 	}
