@@ -54,9 +54,11 @@
 //     read has been answered (bounded by DrainTimeout), then the process
 //     exits.
 //   - Usage: local, content-free accounting of recognized tools/call
-//     requests, recorded after the response line was written and flushed:
-//     calls, outcomes, mcp_response_bytes (serialized bytes including the
-//     newline) and duration, per tool, in $CTX_HOME/usage.json (0600,
+//     requests, recorded after the response was written and flushed, on
+//     stdio and on the HTTP door alike: calls, outcomes, mcp_response_bytes
+//     (on stdio the serialized line including its newline; over HTTP the
+//     response body as written, SSE framing included when the answer is
+//     streamed) and duration, per tool, in $CTX_HOME/usage.json (0600,
 //     replaced atomically). It is on unless $CTX_HOME/usage.disabled
 //     exists; that control is re-read before every record. Recording never
 //     changes a response and fails silently.

@@ -63,6 +63,21 @@ func (e *envelope) method() string {
 	return m
 }
 
+// tool is the recognized tool a well-formed tools/call names, "" for any
+// other request: what usage accounting counts (spec 000).
+func (e *envelope) tool(tools map[string]bool) string {
+	if e.method() != "tools/call" || e.JSONRPC != "2.0" {
+		return ""
+	}
+	var p struct {
+		Name string `json:"name"`
+	}
+	if json.Unmarshal(e.Params, &p) != nil || !tools[p.Name] {
+		return ""
+	}
+	return p.Name
+}
+
 // requestTypes are the mcp-go request types the server decodes each
 // method's request into: a request that does not decode into its type has
 // invalid params.

@@ -93,11 +93,19 @@ func (d *door) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			defer d.forget(sid)
 		}
 	}
-	if d.judgeHTTP(w, r) {
+	start := time.Now()
+	answered, tool := d.judgeHTTP(w, r)
+	if answered {
 		return
 	}
 	bw := &bindWriter{ResponseWriter: w, bind: func(sid string) { d.bind(sid, e.ID) }}
-	d.next.ServeHTTP(bw, r.WithContext(withToken(r.Context(), e)))
+	if tool == "" {
+		d.next.ServeHTTP(bw, r.WithContext(withToken(r.Context(), e)))
+		return
+	}
+	uw := &usageWriter{ResponseWriter: bw}
+	d.next.ServeHTTP(uw, r.WithContext(withToken(r.Context(), e)))
+	uw.count(d.s, tool, start)
 }
 
 // authorize checks the bearer token; the store is read per request so that

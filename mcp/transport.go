@@ -104,15 +104,7 @@ func (t *transport) admit(line []byte) bool {
 		t.reject(string(env.ID), codeInvalidRequest, "the session is not initialized: send initialize first")
 		return false
 	}
-	c := &call{id: idKeyJSON(env.ID), start: time.Now()}
-	if method == "tools/call" && env.JSONRPC == "2.0" {
-		var p struct {
-			Name string `json:"name"`
-		}
-		if json.Unmarshal(env.Params, &p) == nil && t.tools[p.Name] {
-			c.tool = p.Name
-		}
-	}
+	c := &call{id: idKeyJSON(env.ID), tool: env.tool(t.tools), start: time.Now()}
 	t.mu.Lock()
 	t.pending[c.id] = append(t.pending[c.id], c)
 	t.n++

@@ -49,11 +49,13 @@ type (
 	UsageAggregate = query.UsageAggregate
 )
 
-// usageRecord is one delivered call: its tool, its response line (newline
-// included) and how long it took.
+// usageRecord is one delivered call: its tool, its response message, the
+// bytes its delivery wrote (the stdio line with its newline; the HTTP body)
+// and how long it took.
 type usageRecord struct {
 	tool     string
 	line     []byte
+	size     int64
 	duration time.Duration
 }
 
@@ -77,15 +79,15 @@ func NewUsage(home string, now func() time.Time) *Usage {
 	return &Usage{home: home, now: now, wake: make(chan struct{}, 1), drained: make(chan struct{}), enabled: true}
 }
 
-// Record queues a delivered call; line is its response line, which the
-// recorder owns from now on.
-func (u *Usage) Record(tool string, line []byte, duration time.Duration) {
+// Record queues a delivered call; line is its response message, which the
+// recorder owns from now on, and size the bytes its delivery wrote.
+func (u *Usage) Record(tool string, line []byte, size int64, duration time.Duration) {
 	u.mu.Lock()
 	if !u.started {
 		u.started = true
 		go u.loop()
 	}
-	u.queue = append(u.queue, usageRecord{tool: tool, line: line, duration: duration})
+	u.queue = append(u.queue, usageRecord{tool: tool, line: line, size: size, duration: duration})
 	u.pending++
 	u.mu.Unlock()
 	select {
@@ -183,7 +185,7 @@ func addRecord(a *UsageAggregate, r usageRecord) {
 	default:
 		t.ProtocolErrors++
 	}
-	t.MCPResponseBytes += int64(len(r.line))
+	t.MCPResponseBytes += r.size
 	t.DurationMS += r.duration.Milliseconds()
 }
 

@@ -30,7 +30,7 @@ func (u *Usage) Report() LocalUsage { return query.CompactUsage(u.home, u.Enable
 // recordUsage is the transport's callback for a delivered tool response;
 // the line is classified later, off the write path.
 func (s *Server) recordUsage(c *call, line []byte) {
-	s.usage.Record(c.tool, bytes.Clone(line), time.Since(c.start))
+	s.usage.Record(c.tool, bytes.Clone(line), int64(len(line)), time.Since(c.start))
 }
 
 // lockTimeout bounds the wait for another server's usage write.

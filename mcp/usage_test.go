@@ -103,11 +103,11 @@ func TestUsageDisabled(t *testing.T) {
 func TestUsageControlPerCall(t *testing.T) {
 	home := t.TempDir()
 	u := NewUsage(home, time.Now)
-	u.Record("status", []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`+"\n"), time.Millisecond)
+	recordLine(u, `{"jsonrpc":"2.0","id":1,"result":{}}`+"\n")
 	u.Flush(time.Second)
 	off := filepath.Join(home, UsageDisabledFile)
 	os.WriteFile(off, nil, 0o600)
-	u.Record("status", []byte(`{"jsonrpc":"2.0","id":2,"result":{}}`+"\n"), time.Millisecond)
+	recordLine(u, `{"jsonrpc":"2.0","id":2,"result":{}}`+"\n")
 	u.Flush(time.Second)
 	if agg, _ := readUsage(home); agg.Tools["status"].Calls != 1 {
 		t.Fatalf("recorded while disabled: %+v", agg.Tools["status"])
@@ -116,7 +116,7 @@ func TestUsageControlPerCall(t *testing.T) {
 		t.Fatalf("report %+v", r)
 	}
 	os.Remove(off)
-	u.Record("status", []byte(`{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"x"}}`+"\n"), time.Millisecond)
+	recordLine(u, `{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"x"}}`+"\n")
 	u.Flush(time.Second)
 	if agg, _ := readUsage(home); agg.Tools["status"].Calls != 2 || agg.Tools["status"].ProtocolErrors != 1 {
 		t.Fatalf("not recorded after re-enabling: %+v", agg.Tools["status"])
@@ -133,7 +133,7 @@ func TestUsageInvalidAggregate(t *testing.T) {
 	if r := u.Report(); r.State != UsageStateUnavailable || r.ErrorCode != UsageErrInvalid || !r.Enabled {
 		t.Fatalf("report %+v", r)
 	}
-	u.Record("status", []byte("{}\n"), 0)
+	recordLine(u, "{}\n")
 	u.Flush(time.Second)
 	if b, _ := os.ReadFile(path); string(b) != "not json" {
 		t.Fatal("a damaged aggregate was overwritten")
@@ -141,4 +141,9 @@ func TestUsageInvalidAggregate(t *testing.T) {
 	if r := NewUsage(filepath.Join(home, "missing"), time.Now).Report(); r.State != UsageStateEmpty {
 		t.Fatalf("report without a store %+v", r)
 	}
+}
+
+// recordLine records a delivered status call whose response is line.
+func recordLine(u *Usage, line string) {
+	u.Record("status", []byte(line), int64(len(line)), time.Millisecond)
 }
