@@ -70,6 +70,19 @@ func Strings[T ~string](vs []T) []string {
 	return out
 }
 
+// Typed turns strings into typed string values (event types, roles); nil
+// for none. It is the inverse of Strings.
+func Typed[T ~string](vs []string) []T {
+	if len(vs) == 0 {
+		return nil
+	}
+	out := make([]T, len(vs))
+	for i, v := range vs {
+		out[i] = T(v)
+	}
+	return out
+}
+
 // SessionIDStrings turns session ids into their ses_… strings; nil for
 // none.
 func SessionIDStrings(ids []SessionID) []string {

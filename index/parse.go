@@ -183,3 +183,17 @@ outer:
 	}
 	return false
 }
+
+// QueryFields returns the field: filters of a query string by their name in
+// the syntax (provider, role, type, file), so that a caller can check their
+// values the way it checks the same filters given as flags.
+func QueryFields(text string) map[string][]string {
+	p := parseQuery(text)
+	out := make(map[string][]string, len(p.fields))
+	for name, f := range queryFields {
+		if v := p.fields[f]; len(v) > 0 {
+			out[name] = v
+		}
+	}
+	return out
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -428,11 +429,19 @@ func inTime(m *core.Match, f *core.Filter, ts time.Time) bool {
 }
 
 // workspaceQuery matches the workspace itself or any path under it
-// (core.WorkspaceScope).
+// (core.WorkspaceScope). A Windows path is matched through a regular
+// expression over the workspace terms (few: one per directory), so that
+// either separator and any case match, as core.WorkspaceScope.Contains
+// does.
 func workspaceQuery(ws string) query.Query {
 	sc, ok := core.ParseWorkspaceScope(ws)
 	if !ok {
 		return nil
+	}
+	if sc.Windows {
+		re := query.NewRegexpQuery(windowsPattern(sc.Dir))
+		re.SetField(fieldWorkspace)
+		return re
 	}
 	p := query.NewPrefixQuery(sc.Prefix)
 	p.SetField(fieldWorkspace)
@@ -445,4 +454,24 @@ func anyTerm(field string, values []string) *query.DisjunctionQuery {
 		d.AddQuery(term(field, v, 1))
 	}
 	return d
+}
+
+// windowsPattern is the regular expression of a Windows directory and the
+// paths under it: separators as [\\/], ASCII letters in both cases, every
+// other character literally.
+func windowsPattern(dir string) string {
+	var b strings.Builder
+	for _, r := range strings.TrimRight(dir, `\/`) {
+		switch {
+		case r == '\\' || r == '/':
+			b.WriteString(`[\\/]`)
+		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
+			l := r | 0x20
+			b.WriteString("[" + string(l) + string(l-32) + "]")
+		default:
+			b.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	b.WriteString(`([\\/].*)?`)
+	return b.String()
 }

@@ -208,6 +208,9 @@ func (e *e2e) typedErrors() {
 	e.fails("invalid_request", "search", map[string]any{"query": "x", "bogus_argument": 1}, "bogus_argument")
 	e.fails("invalid_request", "search", map[string]any{"query": "x", "limit": 0})
 	e.fails("invalid_request", "search", map[string]any{"query": "x", "content_scope": "all", "event_type": "message"})
+	e.fails("invalid_request", "search", map[string]any{"query": "x", "providers": []string{"gemini"}}, "gemini,")
+	e.fails("invalid_request", "search", map[string]any{"query": "x provider:gemini"}, "gemini,")
+	e.fails("invalid_request", "search", map[string]any{"query": "x role:bob"}, "bob")
 	roots := make([]string, 65)
 	for i := range roots {
 		roots[i] = "r" + strings.Repeat("x", i%10)

@@ -103,7 +103,10 @@ func (r *Reader) SearchWith(ctx context.Context, req SearchRequest, so SemanticO
 	if err := r.resolveSelectors(req.Filter.SourceRoots, req.Filter.SourceGroups); err != nil {
 		return nil, err
 	}
-	if err := r.checkProviders(req.Filter.Providers); err != nil {
+	if err := r.checkProviders(req.Filter.Providers, ""); err != nil {
+		return nil, err
+	}
+	if err := r.checkQueryFields(req.Query); err != nil {
 		return nil, err
 	}
 	out.Metadata.RequestedMode, out.Metadata.Mode = req.Mode, req.Mode

@@ -171,7 +171,7 @@ func (r *Reader) resolveSelectors(roots, groups []string) error {
 // (built-in, or a plugin source of the pinned generation): a typo such as
 // gemini for gemini-cli would otherwise answer "no results". The message
 // lists the valid ids, never the rejected value.
-func (r *Reader) checkProviders(providers []string) error {
+func (r *Reader) checkProviders(providers []string, where string) error {
 	if len(providers) == 0 {
 		return nil
 	}
@@ -183,8 +183,27 @@ func (r *Reader) checkProviders(providers []string) error {
 	}
 	for _, p := range providers {
 		if !slices.Contains(known, p) {
-			return Errorf(CodeInvalidRequest, "unknown provider: want one of %s", strings.Join(known, ", "))
+			return Errorf(CodeInvalidRequest, "unknown provider%s: want one of %s", where, strings.Join(known, ", "))
 		}
+	}
+	return nil
+}
+
+// checkQueryFields holds the provider:, role: and type: filters of the
+// query string to the rules of the same filters given as flags: a value
+// ctx does not know is invalid_request, never a silent empty answer.
+func (r *Reader) checkQueryFields(q string) error {
+	fields := index.QueryFields(q)
+	if err := r.checkProviders(fields["provider"], " in provider: of the query"); err != nil {
+		return err
+	}
+	f := core.Filter{Roles: core.Typed[core.Role](fields["role"]), Types: core.Typed[core.EventType](fields["type"])}
+	if err := CheckFilter(&f); err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			return Errorf(e.Code, "in role: or type: of the query: %s", e.Message)
+		}
+		return err
 	}
 	return nil
 }

@@ -48,7 +48,7 @@ func runForget(ctx context.Context, env *Env, f *format, opts *forgetOptions, ar
 	if err != nil {
 		return err
 	}
-	res, err := env.App().Forget(ctx, app.ForgetRequest{Sessions: args, Workspace: absDir(opts.Workspace), Before: before,
+	res, err := env.App().Forget(ctx, app.ForgetRequest{Sessions: args, Workspace: absDir(env, opts.Workspace), Before: before,
 		Undo: opts.Undo, DryRun: opts.DryRun, Busy: func() {
 			fmt.Fprintln(env.Stderr, "ctx: another import is writing the store; waiting for it…")
 		}})

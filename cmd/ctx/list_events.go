@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -95,12 +94,7 @@ func (o *listEventsOptions) request(env *Env) (query.ListRequest, error) {
 	if err != nil {
 		return query.ListRequest{}, err
 	}
-	ws := o.Workspace
-	if ws != "" {
-		if abs, err := filepath.Abs(ws); err == nil {
-			ws = abs
-		}
-	}
+	ws := absDir(env, o.Workspace)
 	scope := o.Scope
 	if len(o.EventTypes) > 0 {
 		scope = ""

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -75,24 +74,13 @@ func (o *listSessionsOptions) request(env *Env) (app.SessionsRequest, error) {
 		return app.SessionsRequest{}, usagef("--sort must be activity, started, events or name")
 	}
 	args := app.FilterArgs{Providers: o.Providers, SourceRoots: o.Roots, SourceGroups: o.Groups, Files: o.Files,
-		Workspace: absDir(o.Workspace), Since: since, Until: until, PrimaryOnly: o.PrimaryOnly}
+		Workspace: absDir(env, o.Workspace), Since: since, Until: until, PrimaryOnly: o.PrimaryOnly}
 	filter, err := args.Parse()
 	if err != nil {
 		return app.SessionsRequest{}, err
 	}
 	return app.SessionsRequest{Filter: filter, Sort: sort, Reverse: o.Reverse, Limit: o.Limit, All: o.All,
 		Cursor: o.Cursor}, nil
-}
-
-// absDir makes a --workspace value absolute ("" stays "").
-func absDir(ws string) string {
-	if ws == "" {
-		return ""
-	}
-	if abs, err := filepath.Abs(ws); err == nil {
-		return abs
-	}
-	return ws
 }
 
 func runListSessions(ctx context.Context, env *Env, f *format, opts *listSessionsOptions) error {

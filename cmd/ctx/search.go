@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -78,12 +77,7 @@ func runSearch(ctx context.Context, env *Env, f *format, opts *searchOptions, q 
 	if err != nil {
 		return err
 	}
-	ws := opts.Workspace
-	if ws != "" {
-		if abs, err := filepath.Abs(ws); err == nil {
-			ws = abs
-		}
-	}
+	ws := absDir(env, opts.Workspace)
 	scope := opts.Scope
 	if opts.EventType != "" {
 		scope = ""

@@ -73,7 +73,7 @@ func sessionFilter(env *Env, providers []string, ws, since, until string, primar
 	if err != nil {
 		return core.Filter{}, err
 	}
-	args := app.FilterArgs{Providers: providers, Workspace: absDir(ws), Since: s, Until: u, PrimaryOnly: primary}
+	args := app.FilterArgs{Providers: providers, Workspace: absDir(env, ws), Since: s, Until: u, PrimaryOnly: primary}
 	return args.Parse()
 }
 
