@@ -48,6 +48,10 @@ type SyncPulled struct {
 	Generation uint64          `json:"generation,omitempty"`
 	Sessions   int             `json:"sessions_written"`
 	Events     int             `json:"events_indexed"`
+	// Forgotten and Restored are what the other machines' tombstones did
+	// here: sessions they forgot, and forgets they undid.
+	Forgotten int `json:"sessions_forgotten"`
+	Restored  int `json:"sessions_restored"`
 }
 
 // MergedMachine is one other machine's shared history a pull merged.
@@ -113,6 +117,7 @@ func (a *App) SyncPull(ctx context.Context, req SyncRequest) ([]SyncPulled, erro
 		if ing != nil && ing.Published {
 			o.Published, o.Generation = true, ing.Generation.Number
 			o.Sessions, o.Events = ing.SessionsWrote, ing.EventsIndexed
+			o.Forgotten, o.Restored = ing.SessionsForgotten, ing.SessionsRestored
 		}
 		out = append(out, o)
 	}
@@ -204,7 +209,8 @@ func (a *App) syncMerger(stderr io.Writer, rep **ingest.Report) gitstore.Merger 
 	return func(ctx context.Context, in []gitstore.Incoming) error {
 		rs := make([]ingest.Remote, len(in))
 		for i, x := range in {
-			rs[i] = ingest.Remote{Machine: x.Machine, Commit: x.Commit.String(), Tree: x.Tree, Objects: x.Snapshot}
+			rs[i] = ingest.Remote{Machine: x.Machine, Commit: x.Commit.String(), Tree: x.Tree, Objects: x.Snapshot,
+				Forgotten: x.Forgotten}
 		}
 		r, err := ingest.Adopt(ctx, ingest.Options{Home: a.home, Version: a.version, Now: a.now,
 			Busy: func() {

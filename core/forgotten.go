@@ -83,11 +83,17 @@ func (s ForgottenSet) Since() uint64 {
 // later one); on equal times the forget wins.
 func (s ForgottenSet) Merge(other ForgottenSet) {
 	for id, o := range other {
-		mine, ok := s[id]
-		if !ok || o.At.After(mine.At) || (o.At.Equal(mine.At) && !o.Undone && mine.Undone) {
+		if mine, ok := s[id]; !ok || o.Supersedes(mine) {
 			s[id] = o
 		}
 	}
+}
+
+// Supersedes reports whether e wins a merge against mine, an entry of the
+// same session: it changed later, or at the same time as a forget against
+// an undo.
+func (e ForgottenEntry) Supersedes(mine ForgottenEntry) bool {
+	return e.At.After(mine.At) || (e.At.Equal(mine.At) && !e.Undone && mine.Undone)
 }
 
 // Put stores the set, sorted by session id; nil when it is empty.

@@ -67,7 +67,8 @@ func (m *Mirror) Export(src Source, opts ExportOptions) (*ExportReport, error) {
 	}
 	rep := &ExportReport{Parent: parent}
 	enc := encryptionOf(opts.Key)
-	if prev != nil && prev.manifest.Tree == view.id && prev.header.Encryption == enc {
+	if prev != nil && prev.manifest.Tree == view.id && sameID(prev.manifest.Forgotten, view.forgotten) &&
+		prev.header.Encryption == enc {
 		rep.Commit, rep.Manifest = parent, *prev.manifest
 		return rep, nil
 	}
@@ -77,7 +78,7 @@ func (m *Mirror) Export(src Source, opts ExportOptions) (*ExportReport, error) {
 		return nil, err
 	}
 	man := Manifest{Machine: opts.Machine, Generation: src.Generation.Number, GenerationID: src.GenerationID,
-		Tree: view.id, Sessions: len(view.tree.Sessions), Events: view.events, Objects: len(set), Created: opts.Now.UTC()}
+		Tree: view.id, Forgotten: view.forgotten, Sessions: len(view.tree.Sessions), Events: view.events, Objects: len(set), Created: opts.Now.UTC()}
 	commit, err := w.commit(set, Header{Kind: headerPath, Format: Format, Machine: opts.Machine, Encryption: enc}, man, parent)
 	if err != nil {
 		return nil, err
@@ -107,12 +108,16 @@ func encryptionOf(k *Key) string {
 	return EncryptionNone
 }
 
-// view is the session tree a machine shares, encoded as a ctx object.
+// view is the session tree a machine shares, encoded as a ctx object, and
+// the tombstones it shares beside it.
 type view struct {
 	tree   *core.Tree
 	id     objects.ID
 	raw    []byte // its object file
 	events int
+
+	forgotten    *objects.ID // nil when nothing forgotten is shared
+	forgottenRaw []byte
 }
 
 func buildView(src Source, include func(core.TreeEntry) bool) (*view, error) {
@@ -134,8 +139,42 @@ func buildView(src Source, include func(core.TreeEntry) bool) (*view, error) {
 		return nil, err
 	}
 	id, raw := objects.Encode(c.data)
-	return &view{tree: vt, id: id, raw: raw, events: events}, nil
+	v := &view{tree: vt, id: id, raw: raw, events: events}
+	if err := v.shareForgotten(src, include); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
+
+// shareForgotten adds the tombstones of the view: the entries of the local
+// forgotten set (forgets and their undos) of sessions another machine
+// shared, or of this machine's sessions the include rules share. What
+// only this machine needs is left out: the source file's path and the
+// local generation numbers.
+func (v *view) shareForgotten(src Source, include func(core.TreeEntry) bool) error {
+	local, err := core.LoadForgotten(src.Objects, src.Generation.Forgotten)
+	if err != nil {
+		return err
+	}
+	shared := core.ForgottenSet{}
+	for id, e := range local {
+		if e.Machine == "" && (include == nil || !include(core.TreeEntry{Provider: e.Provider, Workspace: e.Workspace})) {
+			continue
+		}
+		e.Source.Path, e.Generation, e.Purged = "", 0, 0
+		shared[id] = e
+	}
+	var c capture
+	fid, err := shared.Put(&c)
+	if err != nil || fid == nil {
+		return err
+	}
+	id, raw := objects.Encode(c.data)
+	v.forgotten, v.forgottenRaw = &id, raw
+	return nil
+}
+
+func sameID(a, b *objects.ID) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 
 // capture is a Putter that keeps the bytes it is given.
 type capture struct{ data []byte }

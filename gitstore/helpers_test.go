@@ -179,7 +179,8 @@ func (m *machine) merger() gitstore.Merger {
 	return func(ctx context.Context, in []gitstore.Incoming) error {
 		rs := make([]ingest.Remote, len(in))
 		for i, x := range in {
-			rs[i] = ingest.Remote{Machine: x.Machine, Commit: x.Commit.String(), Tree: x.Tree, Objects: x.Snapshot}
+			rs[i] = ingest.Remote{Machine: x.Machine, Commit: x.Commit.String(), Tree: x.Tree, Objects: x.Snapshot,
+				Forgotten: x.Forgotten}
 		}
 		_, err := ingest.Adopt(ctx, ingest.Options{Home: m.ctx, Version: "test"}, rs)
 		return err

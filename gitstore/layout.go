@@ -62,6 +62,10 @@ type Manifest struct {
 	Generation   uint64     `json:"generation"`    // the local generation it was made from
 	GenerationID objects.ID `json:"generation_id"` // (not pushed: it names local index shards)
 	Tree         objects.ID `json:"tree"`          // the session tree of the view
+	// Forgotten names the sessions this machine forgot (core.Forgotten)
+	// that the view may speak of: tombstones that other machines apply on
+	// their next pull. Absent when there are none (and from older ctx).
+	Forgotten *objects.ID `json:"forgotten,omitempty"`
 	Sessions     int        `json:"sessions"`
 	Events       int        `json:"events"`
 	Objects      int        `json:"objects"`

@@ -18,6 +18,9 @@ func (w *exportWriter) objectSet(v *view) (map[objects.ID]plumbing.Hash, error) 
 			set[id] = h
 		}
 		delete(set, w.prev.manifest.Tree)
+		if f := w.prev.manifest.Forgotten; f != nil {
+			delete(set, *f)
+		}
 		for _, e := range w.prev.view.Sessions {
 			old[e.Session] = e
 		}
@@ -50,6 +53,11 @@ func (w *exportWriter) objectSet(v *view) (map[objects.ID]plumbing.Hash, error) 
 		return nil, err
 	}
 	set[v.id] = h
+	if v.forgotten != nil {
+		if set[*v.forgotten], err = w.blob(*v.forgotten, v.forgottenRaw); err != nil {
+			return nil, err
+		}
+	}
 	return set, nil
 }
 

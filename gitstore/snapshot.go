@@ -81,5 +81,10 @@ func (s *Snapshot) Get(id objects.ID) ([]byte, error) {
 // Tree returns the session tree of the commit.
 func (s *Snapshot) Tree() (*core.Tree, error) { return core.LoadTree(s, s.Manifest.Tree) }
 
+// Forgotten returns the tombstones the commit shares (empty when none).
+func (s *Snapshot) Forgotten() (core.ForgottenSet, error) {
+	return core.LoadForgotten(s, s.Manifest.Forgotten)
+}
+
 // Objects is the number of ctx objects the commit names.
 func (s *Snapshot) Objects() int { return len(s.tree.objects) }

@@ -126,10 +126,11 @@ func (s *Syncer) now() time.Time {
 
 // Incoming is one machine's commit to merge into the local store.
 type Incoming struct {
-	Machine  string
-	Commit   plumbing.Hash
-	Snapshot *Snapshot
-	Tree     *core.Tree
+	Machine   string
+	Commit    plumbing.Hash
+	Snapshot  *Snapshot
+	Tree      *core.Tree
+	Forgotten core.ForgottenSet // the machine's tombstones
 }
 
 // Merger merges incoming commits into the local store as one generation;
@@ -231,7 +232,11 @@ func (s *Syncer) incoming(m *Mirror, machine string, commit plumbing.Hash, last 
 	if err != nil {
 		return fail(err)
 	}
-	return &Incoming{Machine: machine, Commit: commit, Snapshot: snap, Tree: tree}, nil
+	forgotten, err := snap.Forgotten()
+	if err != nil {
+		return fail(err)
+	}
+	return &Incoming{Machine: machine, Commit: commit, Snapshot: snap, Tree: tree, Forgotten: forgotten}, nil
 }
 
 // fetched lists the machine refs of the mirror's last fetch.

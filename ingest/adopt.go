@@ -17,10 +17,11 @@ import (
 // its session tree and a reader of its objects that checks every one
 // against its name (gitstore.Snapshot).
 type Remote struct {
-	Machine string
-	Commit  string // the git commit read, recorded in the merge generation
-	Tree    *core.Tree
-	Objects objects.Getter
+	Machine   string
+	Commit    string // the git commit read, recorded in the merge generation
+	Tree      *core.Tree
+	Objects   objects.Getter
+	Forgotten core.ForgottenSet // the sessions the machine forgot (and undid)
 }
 
 // Adopt merges the sessions of other machines into the store as one merge
@@ -36,8 +37,14 @@ func Adopt(ctx context.Context, opts Options, remotes []Remote) (*Report, error)
 		return nil, err
 	}
 	defer unlock()
+	forgot, restored, err := r.adoptForgotten(remotes, r.st.number+1)
+	if err != nil {
+		r.batch.Abort()
+		return nil, err
+	}
 	winners, err := r.winners(remotes)
 	if err != nil {
+		r.batch.Abort()
 		return nil, err
 	}
 	r.merged = make([]refs.Merged, 0, len(remotes))
@@ -47,6 +54,10 @@ func Adopt(ctx context.Context, opts Options, remotes []Remote) (*Report, error)
 		names = append(names, rm.Machine)
 	}
 	r.message = fmt.Sprintf("sync: %d sessions merged from %s", len(winners), strings.Join(names, ", "))
+	if forgot+restored > 0 {
+		r.message += fmt.Sprintf("; %d forgotten, %d restored by their tombstones", forgot, restored)
+	}
+	r.rep.SessionsForgotten, r.rep.SessionsRestored = forgot, restored
 	if err := r.storeAdopted(ctx, winners); err != nil {
 		r.batch.Abort()
 		return nil, err

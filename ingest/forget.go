@@ -127,15 +127,7 @@ func (r *run) forgetSelection(req ForgetRequest) []core.ForgottenEntry {
 		if _, ok := picked[id]; ok || r.st.forgotten.Has(id) {
 			return
 		}
-		e := core.ForgottenEntry{Session: id, Reason: why, At: now}
-		if te, ok := r.st.tree[id]; ok {
-			e.Provider, e.Root, e.Workspace, e.Events, e.Machine = te.Provider, te.Root, te.Workspace, te.Events, te.Machine
-			e.Source = core.SourceRef{Provider: te.Provider, Path: te.SourceKey}
-			if te.Digest != nil {
-				e.NativeID = te.Digest.NativeID
-			}
-		}
-		picked[id] = e
+		picked[id] = r.entryOf(id, why, now)
 	}
 	for _, id := range req.Sessions {
 		add(id, reason)
@@ -153,6 +145,20 @@ func (r *run) forgetSelection(req ForgetRequest) []core.ForgottenEntry {
 		}
 	}
 	return sortedEntries(picked)
+}
+
+// entryOf is the forgotten entry of a session of the tree (or of an id the
+// tree does not hold: a report not imported yet).
+func (r *run) entryOf(id core.SessionID, why string, at time.Time) core.ForgottenEntry {
+	e := core.ForgottenEntry{Session: id, Reason: why, At: at}
+	if te, ok := r.st.tree[id]; ok {
+		e.Provider, e.Root, e.Workspace, e.Events, e.Machine = te.Provider, te.Root, te.Workspace, te.Events, te.Machine
+		e.Source = core.SourceRef{Provider: te.Provider, Path: te.SourceKey}
+		if te.Digest != nil {
+			e.NativeID = te.Digest.NativeID
+		}
+	}
+	return e
 }
 
 // undoSelection returns the forgotten entries to restore: ids, or with

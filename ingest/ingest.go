@@ -102,6 +102,9 @@ type Report struct {
 	// Checkpoints is how many generations were published before the last
 	// one, while files were still being read.
 	Checkpoints int
+	// SessionsForgotten and SessionsRestored are what a pull's tombstones
+	// did (Adopt): sessions other machines forgot, and forgets they undid.
+	SessionsForgotten, SessionsRestored int
 }
 
 type state struct {

@@ -42,6 +42,10 @@ func printPulled(env *Env, out []app.SyncPulled) {
 		if p.Published {
 			fmt.Fprintf(env.Stdout, "%s: merged into generation %d: %d sessions written, %d events indexed\n",
 				p.Remote, p.Generation, p.Sessions, p.Events)
+			if p.Forgotten+p.Restored > 0 {
+				fmt.Fprintf(env.Stdout, "%s: %d sessions forgotten and %d restored, as other machines forgot or restored them\n",
+					p.Remote, p.Forgotten, p.Restored)
+			}
 		} else {
 			fmt.Fprintf(env.Stdout, "%s: this store already holds those histories\n", p.Remote)
 		}
