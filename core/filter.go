@@ -32,12 +32,20 @@ type Filter struct {
 	Since, Until time.Time
 	// PrimaryOnly leaves subagent sessions out.
 	PrimaryOnly bool
+	// Machines selects sessions by the machine they were recorded on: a
+	// machine id (as ctx sync status lists them) for sessions pulled from
+	// it, LocalMachine for this store's own.
+	Machines []string
 }
+
+// LocalMachine is the Machines value of this store's own sessions (those
+// whose Machine is empty).
+const LocalMachine = "local"
 
 // SessionLevel reports whether the filter selects by session (provider,
 // session, root, source, workspace or primary only).
 func (f *Filter) SessionLevel() bool {
-	return len(f.Providers)+len(f.Sessions)+len(f.RootSessions)+len(f.SourceRoots)+len(f.SourceGroups) > 0 ||
+	return len(f.Providers)+len(f.Sessions)+len(f.RootSessions)+len(f.SourceRoots)+len(f.SourceGroups)+len(f.Machines) > 0 ||
 		strings.TrimSpace(f.Workspace) != "" || f.PrimaryOnly
 }
 
@@ -50,7 +58,7 @@ func (f *Filter) Timed() bool { return !f.Since.IsZero() || !f.Until.IsZero() }
 type Match struct {
 	f                      *Filter
 	provs, srcRoots, files map[string]bool
-	srcGroups              map[string]bool
+	srcGroups, machines    map[string]bool
 	sessions, roots        map[SessionID]bool
 	types                  map[EventType]bool
 	roles                  map[Role]bool
@@ -62,7 +70,7 @@ type Match struct {
 func (f *Filter) Compile() *Match {
 	m := &Match{f: f, provs: setOf(f.Providers), srcRoots: setOf(f.SourceRoots), srcGroups: setOf(f.SourceGroups),
 		files: setOf(f.Files), sessions: setOf(f.Sessions), roots: setOf(f.RootSessions),
-		types: setOf(f.Types), roles: setOf(f.Roles)}
+		types: setOf(f.Types), roles: setOf(f.Roles), machines: setOf(f.Machines)}
 	m.ws, m.hasWS = ParseWorkspaceScope(f.Workspace)
 	return m
 }
@@ -85,12 +93,25 @@ type SessionFacts struct {
 	Workspace               string
 	SourceRoot, SourceGroup string
 	Subagent                bool
+	Machine                 string // "" for this store's own
 }
 
 // Session reports whether a session passes every session-level field.
 func (m *Match) Session(s SessionFacts) bool {
 	return m.Provider(s.Provider) && m.SessionID(s.ID, s.Root) && m.Source(s.SourceRoot, s.SourceGroup) &&
-		m.Workspace(s.Workspace) && m.Primary(s.Subagent)
+		m.Workspace(s.Workspace) && m.Primary(s.Subagent) && m.Machine(s.Machine)
+}
+
+// Machine reports whether the machine a session came from passes ("" is
+// this store's own, selected by LocalMachine).
+func (m *Match) Machine(origin string) bool {
+	if m == nil || m.machines == nil {
+		return true
+	}
+	if origin == "" {
+		origin = LocalMachine
+	}
+	return m.machines[origin]
 }
 
 // Provider reports whether the provider passes.

@@ -32,6 +32,7 @@ type listSessionsInput struct {
 	Since        string   `json:"since,omitempty" jsonschema:"Only sessions active at or after this time: RFC 3339, YYYY-MM-DD, or an age such as 7d."`
 	Until        string   `json:"until,omitempty" jsonschema:"Only sessions active before this time."`
 	PrimaryOnly  bool     `json:"primary_only,omitempty" jsonschema:"Exclude subagent sessions."`
+	Machines     []string `json:"machines,omitempty" jsonschema:"Only sessions recorded on these machines: machine ids as ctx sync status lists them, or local for this store's own."`
 	Sort         *string  `json:"sort,omitempty" jsonschema:"last_activity (default), started, events or name."`
 	Reverse      bool     `json:"reverse,omitempty" jsonschema:"The opposite order."`
 	Limit        *int     `json:"limit,omitempty" jsonschema:"Most sessions in this page (default 50)."`
@@ -78,7 +79,7 @@ func sessionsRequest(in *listSessionsInput, now time.Time) (app.SessionsRequest,
 		}
 	}
 	filter, err := parseFilter(app.FilterArgs{Providers: in.Providers, SourceRoots: in.SourceRoots,
-		SourceGroups: in.SourceGroups, Files: in.Files, PrimaryOnly: in.PrimaryOnly}, in.Workspace, in.Since, in.Until, now)
+		SourceGroups: in.SourceGroups, Files: in.Files, PrimaryOnly: in.PrimaryOnly, Machines: in.Machines}, in.Workspace, in.Since, in.Until, now)
 	if err != nil {
 		return req, err
 	}

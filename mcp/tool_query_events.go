@@ -35,6 +35,7 @@ type queryEventsInput struct {
 	Since        string   `json:"since,omitempty" jsonschema:"Only events at or after this time: RFC 3339, YYYY-MM-DD, or an age such as 7d."`
 	Until        string   `json:"until,omitempty" jsonschema:"Only events before this time."`
 	PrimaryOnly  bool     `json:"primary_only,omitempty" jsonschema:"Exclude subagent sessions."`
+	Machines     []string `json:"machines,omitempty" jsonschema:"Only sessions recorded on these machines: machine ids as ctx sync status lists them, or local for this store's own."`
 	Order        *string  `json:"order,omitempty" jsonschema:"asc (default) or desc."`
 	Content      *string  `json:"content,omitempty" jsonschema:"full (default), text or none."`
 	Limit        *int     `json:"limit,omitempty" jsonschema:"Most events in this page (default 200)."`
@@ -103,7 +104,7 @@ func listRequest(in *queryEventsInput, now time.Time) (query.ListRequest, error)
 	}
 	filter, err := parseFilter(query.FilterArgs{Sessions: in.Sessions, RootSessions: in.RootSessions,
 		Providers: in.Providers, SourceRoots: in.SourceRoots, SourceGroups: in.SourceGroups, Roles: in.Roles,
-		EventTypes: in.EventTypes, Files: in.Files, PrimaryOnly: in.PrimaryOnly}, in.Workspace, in.Since, in.Until, now)
+		EventTypes: in.EventTypes, Files: in.Files, PrimaryOnly: in.PrimaryOnly, Machines: in.Machines}, in.Workspace, in.Since, in.Until, now)
 	if err != nil {
 		return req, err
 	}

@@ -36,6 +36,7 @@ type searchInput struct {
 	Roles                 []string `json:"roles,omitempty" jsonschema:"Only these roles: user, assistant, system, tool."`
 	Files                 []string `json:"files,omitempty" jsonschema:"Only events that touched this path or file name."`
 	Sessions              []string `json:"sessions,omitempty" jsonschema:"Only these ctx session ids."`
+	Machines              []string `json:"machines,omitempty" jsonschema:"Only sessions recorded on these machines: machine ids as ctx sync status lists them, or local for this store's own."`
 	Limit                 *int     `json:"limit,omitempty" jsonschema:"Maximum results (default 20)."`
 }
 
@@ -122,7 +123,7 @@ func searchRequest(in *searchInput, now time.Time) (query.SearchRequest, string,
 		mode = *in.Mode
 	}
 	args := query.FilterArgs{Providers: in.Providers, PrimaryOnly: in.PrimaryOnly, SourceRoots: in.SourceRoots,
-		SourceGroups: in.SourceGroups, Roles: in.Roles, Files: in.Files, Sessions: in.Sessions}
+		SourceGroups: in.SourceGroups, Roles: in.Roles, Files: in.Files, Sessions: in.Sessions, Machines: in.Machines}
 	if in.EventType != nil && *in.EventType != "" {
 		args.EventTypes = []string{*in.EventType}
 	}

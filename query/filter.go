@@ -22,12 +22,14 @@ type FilterArgs struct {
 	Workspace    string
 	Since, Until time.Time
 	PrimaryOnly  bool
+	Machines     []string // machine ids, or core.LocalMachine
 }
 
 // Parse returns the typed filter. Messages never echo rejected values.
 func (a *FilterArgs) Parse() (core.Filter, error) {
 	f := core.Filter{Providers: a.Providers, SourceRoots: a.SourceRoots, SourceGroups: a.SourceGroups,
-		Files: a.Files, Workspace: a.Workspace, Since: a.Since, Until: a.Until, PrimaryOnly: a.PrimaryOnly}
+		Files: a.Files, Workspace: a.Workspace, Since: a.Since, Until: a.Until, PrimaryOnly: a.PrimaryOnly,
+		Machines: a.Machines}
 	for _, l := range [][]string{a.Sessions, a.RootSessions, a.Roles, a.EventTypes} {
 		if len(l) > MaxFilterValues {
 			return f, Errorf(CodeInvalidRequest, "at most %d values per filter", MaxFilterValues)
@@ -65,7 +67,7 @@ func sessionIDs(ids []string) ([]core.SessionID, error) {
 // Parse returned): bounded lists, known event types and roles, valid source
 // selectors, and until not before since.
 func CheckFilter(f *core.Filter) error {
-	for _, n := range []int{len(f.Providers), len(f.Sessions), len(f.RootSessions), len(f.Roles), len(f.Types), len(f.Files)} {
+	for _, n := range []int{len(f.Providers), len(f.Sessions), len(f.RootSessions), len(f.Roles), len(f.Types), len(f.Files), len(f.Machines)} {
 		if n > MaxFilterValues {
 			return Errorf(CodeInvalidRequest, "at most %d values per filter", MaxFilterValues)
 		}
@@ -85,6 +87,11 @@ func CheckFilter(f *core.Filter) error {
 	if err := validSelectors(f.SourceRoots, f.SourceGroups); err != nil {
 		return err
 	}
+	for _, m := range f.Machines {
+		if !validMachine(m) {
+			return Errorf(CodeInvalidRequest, "a machine filter is a machine id (ctx sync status lists them) or %s", core.LocalMachine)
+		}
+	}
 	if !f.Since.IsZero() && !f.Until.IsZero() && f.Until.Before(f.Since) {
 		return Errorf(CodeInvalidRequest, "until is before since")
 	}
@@ -102,4 +109,19 @@ func validSelectors(roots, groups []string) error {
 		}
 	}
 	return nil
+}
+
+// validMachine reports whether s has the shape of a machine id: 1-63 of
+// a-z, 0-9 and '-', starting with a letter or digit (core.LocalMachine
+// has it too).
+func validMachine(s string) bool {
+	if s == "" || len(s) > 63 || s[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
 }

@@ -114,6 +114,10 @@ func (r *Reader) SearchWith(ctx context.Context, req SearchRequest, so SemanticO
 	if err != nil {
 		return nil, err
 	}
+	if found, err := r.machineSessions(&req.Filter); err != nil || !found {
+		out.Metadata.Limit = req.Limit
+		return out, err
+	}
 	var vs *vectorSide
 	if out.Metadata.Mode != ModeLexical {
 		if vs, err = r.vectors(ctx, req.Query, so); err != nil {

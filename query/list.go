@@ -62,6 +62,7 @@ type ListSelection struct {
 	Since        *time.Time `json:"since,omitempty"`
 	Until        *time.Time `json:"until,omitempty"`
 	PrimaryOnly  bool       `json:"primary_only"`
+	Machines     []string   `json:"machines,omitempty"`
 	Order        string     `json:"order"`
 	Content      string     `json:"content"`
 	Limit        int        `json:"limit"`
@@ -77,6 +78,7 @@ type EventRow struct {
 	Workspace     string           `json:"workspace,omitempty"`
 	SourceRoot    string           `json:"source_root,omitempty"`
 	SourceGroup   string           `json:"source_group,omitempty"`
+	Machine       string           `json:"machine,omitempty"` // absent for this store's own
 	Ordinal       int              `json:"ordinal"`
 	Timestamp     time.Time        `json:"timestamp"`
 	Role          string           `json:"role"`
@@ -160,7 +162,7 @@ func (req *ListRequest) plan() (*listPlan, error) {
 		Providers: normList(f.Providers), SourceRoots: normList(f.SourceRoots),
 		SourceGroups: normList(f.SourceGroups), Roles: normList(core.Strings(f.Roles)), EventTypes: normList(core.Strings(f.Types)),
 		Files: normList(f.Files), ContentScope: scope, Workspace: f.Workspace, PrimaryOnly: f.PrimaryOnly,
-		Order: req.Order, Content: req.Content, Limit: req.Limit}
+		Machines: normList(f.Machines), Order: req.Order, Content: req.Content, Limit: req.Limit}
 	if !f.Since.IsZero() {
 		t := f.Since.UTC()
 		p.sel.Since = &t
@@ -238,7 +240,7 @@ func (p *listPlan) compile(scope core.Scope) {
 	roots, _ := sessionIDs(s.RootSessions)
 	f := &core.Filter{Providers: s.Providers, Sessions: p.sessions, RootSessions: roots, SourceRoots: s.SourceRoots,
 		SourceGroups: s.SourceGroups, Workspace: s.Workspace, Files: s.Files, PrimaryOnly: s.PrimaryOnly,
-		Types: scope.Types()}
+		Machines: s.Machines, Types: scope.Types()}
 	for _, t := range s.EventTypes {
 		f.Types = append(f.Types, core.EventType(t))
 	}

@@ -170,7 +170,7 @@ func chunkAt(chunks []core.ChunkRef, ord int) int {
 // know no workspace or span).
 func (p *listPlan) keepEntry(e *core.TreeEntry) bool {
 	m := p.match
-	if !m.Provider(e.Provider) || !m.SessionID(e.Session, e.Root) {
+	if !m.Provider(e.Provider) || !m.SessionID(e.Session, e.Root) || !m.Machine(e.Machine) {
 		return false
 	}
 	if e.Workspace != "" && !m.Workspace(e.Workspace) {
@@ -198,7 +198,7 @@ func projectRow(s *core.Session, e *core.Event, content string) EventRow {
 	}
 	row := EventRow{CtxEventID: e.ID.String(), CtxSessionID: s.ID.String(), RootSessionID: root.String(),
 		IsSubagent: s.IsSubagent, Provider: s.Provider, Workspace: s.Workspace, SourceRoot: s.Source.Root,
-		SourceGroup: s.Source.Group, Ordinal: e.Ordinal, Timestamp: e.Timestamp.UTC(), Role: string(e.Role),
+		SourceGroup: s.Source.Group, Machine: s.Machine, Ordinal: e.Ordinal, Timestamp: e.Timestamp.UTC(), Role: string(e.Role),
 		EventType: string(e.Type), ExitCode: e.ExitCode, IsError: e.IsError, Tool: e.Tool, CallID: e.CallID,
 		Model: e.Model, NativeType: e.Native}
 	if content != ContentNone {

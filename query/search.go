@@ -55,6 +55,7 @@ type SearchFilters struct {
 	Roles        []string   `json:"roles,omitempty"`
 	Files        []string   `json:"files,omitempty"`
 	Sessions     []string   `json:"sessions,omitempty"`
+	Machines     []string   `json:"machines,omitempty"`
 }
 
 // SearchHit is one result.
@@ -67,6 +68,7 @@ type SearchHit struct {
 	Role            string    `json:"role"`
 	Provider        string    `json:"provider"`
 	Workspace       string    `json:"workspace"`
+	Machine         string    `json:"machine,omitempty"` // absent for this store's own
 	Timestamp       time.Time `json:"timestamp"`
 	Ordinal         int       `json:"ordinal"`
 	Score           float64   `json:"score"`
@@ -230,7 +232,8 @@ func newResult(r *Reader, req SearchRequest, scope core.Scope) *SearchResult {
 	out := &SearchResult{Generation: r.Ref(), Query: req.Query, Results: []SearchHit{},
 		Filters: SearchFilters{ContentScope: scope, Providers: f.Providers, Workspace: f.Workspace,
 			PrimaryOnly: f.PrimaryOnly, SourceRoots: f.SourceRoots, SourceGroups: f.SourceGroups,
-			Roles: core.Strings(f.Roles), Files: f.Files, Sessions: core.SessionIDStrings(f.Sessions)}}
+			Roles: core.Strings(f.Roles), Files: f.Files, Sessions: core.SessionIDStrings(f.Sessions),
+			Machines: f.Machines}}
 	if len(f.Types) == 1 {
 		out.Filters.EventType = string(f.Types[0])
 	}
@@ -269,7 +272,13 @@ func (r *Reader) hydrate(out *SearchResult, hits []core.Hit) error {
 		if err != nil {
 			return err
 		}
-		out.Results = append(out.Results, SearchHit{CtxSessionID: h.SessionID.String(), CtxEventID: h.EventID.String(),
+		var machine string
+		if t, err := r.Tree(); err == nil {
+			if e, ok := t.Find(h.SessionID); ok {
+				machine = e.Machine
+			}
+		}
+		out.Results = append(out.Results, SearchHit{Machine: machine, CtxSessionID: h.SessionID.String(), CtxEventID: h.EventID.String(),
 			RootSessionID: h.RootSessionID.String(), IsSubagent: h.IsSubagent, EventType: string(h.EventType),
 			Role: string(h.Role), Provider: h.Provider, Workspace: h.Workspace, Timestamp: h.Timestamp.UTC(),
 			Ordinal: ev.Ordinal, Score: h.Score, Snippet: Snippet(SearchText(ev), terms, 240)})

@@ -48,6 +48,7 @@ type FilterSelection struct {
 	Since        *time.Time `json:"since,omitempty"`
 	Until        *time.Time `json:"until,omitempty"`
 	PrimaryOnly  bool       `json:"primary_only"`
+	Machines     []string   `json:"machines,omitempty"`
 }
 
 // SessionsSelection echoes a resolved SessionsRequest.
@@ -73,6 +74,7 @@ type SessionRow struct {
 	Workspace       string       `json:"workspace,omitempty"`
 	SourceRoot      string       `json:"source_root,omitempty"`
 	SourceGroup     string       `json:"source_group,omitempty"`
+	Machine         string       `json:"machine,omitempty"` // absent for this store's own
 	Title           string       `json:"title"`
 	TitleSource     string       `json:"title_source,omitempty"`
 	Started         *time.Time   `json:"started,omitempty"`
@@ -139,7 +141,7 @@ func sessionSelection(f *core.Filter) (*FilterSelection, error) {
 	}
 	sel := &FilterSelection{Providers: normList(f.Providers), SourceRoots: normList(f.SourceRoots),
 		SourceGroups: normList(f.SourceGroups), Files: normList(f.Files), Workspace: f.Workspace,
-		PrimaryOnly: f.PrimaryOnly}
+		PrimaryOnly: f.PrimaryOnly, Machines: normList(f.Machines)}
 	if !f.Since.IsZero() {
 		t := f.Since.UTC()
 		sel.Since = &t
@@ -253,7 +255,7 @@ type sessionMatcher struct {
 
 func newSessionMatcher(sel *FilterSelection) *sessionMatcher {
 	f := &core.Filter{Providers: sel.Providers, SourceRoots: sel.SourceRoots, SourceGroups: sel.SourceGroups,
-		Files: sel.Files, Workspace: sel.Workspace, PrimaryOnly: sel.PrimaryOnly}
+		Files: sel.Files, Workspace: sel.Workspace, PrimaryOnly: sel.PrimaryOnly, Machines: sel.Machines}
 	if sel.Since != nil {
 		f.Since = *sel.Since
 	}
@@ -267,7 +269,7 @@ func newSessionMatcher(sel *FilterSelection) *sessionMatcher {
 // session's events when its digest lists only some of its edited files.
 func (r *Reader) keepFact(sm *sessionMatcher, f *fact) (bool, error) {
 	d, m := f.digest, sm.m
-	if !m.Provider(f.entry.Provider) || !m.Primary(d.Subagent || !f.parent().IsZero()) ||
+	if !m.Provider(f.entry.Provider) || !m.Machine(f.entry.Machine) || !m.Primary(d.Subagent || !f.parent().IsZero()) ||
 		!m.Source(d.SourceRoot, d.SourceGroup) || !m.Workspace(f.ws) || !m.Span(f.started, f.ended) {
 		return false, nil
 	}
@@ -335,7 +337,7 @@ func (f *fact) row(subagents int) SessionRow {
 	d, e := f.digest, &f.entry
 	row := SessionRow{CtxSessionID: e.Session.String(), ShortID: ShortID(e.Session), Provider: e.Provider,
 		NativeSessionID: d.NativeID, RootSessionID: f.root().String(), IsSubagent: d.Subagent || !f.parent().IsZero(),
-		Workspace: f.ws, SourceRoot: d.SourceRoot, SourceGroup: d.SourceGroup, Title: d.Title,
+		Workspace: f.ws, SourceRoot: d.SourceRoot, SourceGroup: d.SourceGroup, Machine: e.Machine, Title: d.Title,
 		TitleSource: d.TitleSource, Events: e.Events, Prompts: d.Prompts, ToolCalls: d.ToolCalls,
 		Commands: d.Commands, FilesEdited: d.Edited, Errors: d.Errors, Compactions: d.Compactions,
 		Subagents: subagents, Models: append([]string{}, d.Models...), Tokens: d.Tokens}

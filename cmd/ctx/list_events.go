@@ -13,6 +13,7 @@ import (
 
 type listEventsOptions struct {
 	Sessions, RootSessions, Providers, Roots, Groups, Roles, EventTypes, Files []string
+	Machines                                                                   []string
 	Scope, Workspace, Since, Until, Order, Content, Cursor                     string
 	PrimaryOnly                                                                bool
 	Limit                                                                      int
@@ -68,6 +69,7 @@ func newListEventsCmd(env *Env, f *format) *cobra.Command {
 	fl.StringArrayVar(&opts.Sessions, "session", nil, "only this session id (repeatable)")
 	fl.StringArrayVar(&opts.RootSessions, "root-session", nil, "only sessions of this root session: it and its subagents (repeatable)")
 	fl.StringSliceVar(&opts.Providers, "provider", nil, "only these providers (repeatable)")
+	fl.StringArrayVar(&opts.Machines, "machine", nil, "only sessions recorded on this machine: an id as ctx sync status lists them, or local (repeatable)")
 	fl.StringArrayVar(&opts.Roots, "source-root", nil, "only this configured source root (repeatable, OR with --source-group)")
 	fl.StringArrayVar(&opts.Groups, "source-group", nil, "only this configured source group (repeatable)")
 	fl.StringSliceVar(&opts.Roles, "role", nil, "only these roles: user, assistant, system, tool")
@@ -101,7 +103,7 @@ func (o *listEventsOptions) request(env *Env) (query.ListRequest, error) {
 	}
 	args := query.FilterArgs{Sessions: o.Sessions, RootSessions: o.RootSessions, Providers: o.Providers,
 		SourceRoots: o.Roots, SourceGroups: o.Groups, Roles: o.Roles, EventTypes: o.EventTypes, Files: o.Files,
-		Workspace: ws, Since: since, Until: until, PrimaryOnly: o.PrimaryOnly}
+		Workspace: ws, Since: since, Until: until, PrimaryOnly: o.PrimaryOnly, Machines: o.Machines}
 	filter, err := args.Parse()
 	if err != nil {
 		return query.ListRequest{}, err

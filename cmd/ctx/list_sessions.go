@@ -13,6 +13,7 @@ import (
 
 type listSessionsOptions struct {
 	Providers, Roots, Groups, Files []string
+	Machines                        []string
 	Workspace, Since, Until, Sort   string
 	Cursor                          string
 	PrimaryOnly, Reverse, All       bool
@@ -39,6 +40,7 @@ func newListSessionsCmd(env *Env, f *format) *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringSliceVar(&opts.Providers, "provider", nil, "only these providers (repeatable)")
+	fl.StringArrayVar(&opts.Machines, "machine", nil, "only sessions recorded on this machine: an id as ctx sync status lists them, or local (repeatable)")
 	fl.StringArrayVar(&opts.Roots, "source-root", nil, "only this configured source root (repeatable, OR with --source-group)")
 	fl.StringArrayVar(&opts.Groups, "source-group", nil, "only this configured source group (repeatable)")
 	fl.StringArrayVar(&opts.Files, "has-edits-to", nil, "only sessions that edited this path or file name (repeatable)")
@@ -74,7 +76,7 @@ func (o *listSessionsOptions) request(env *Env) (app.SessionsRequest, error) {
 		return app.SessionsRequest{}, usagef("--sort must be activity, started, events or name")
 	}
 	args := app.FilterArgs{Providers: o.Providers, SourceRoots: o.Roots, SourceGroups: o.Groups, Files: o.Files,
-		Workspace: absDir(env, o.Workspace), Since: since, Until: until, PrimaryOnly: o.PrimaryOnly}
+		Workspace: absDir(env, o.Workspace), Since: since, Until: until, PrimaryOnly: o.PrimaryOnly, Machines: o.Machines}
 	filter, err := args.Parse()
 	if err != nil {
 		return app.SessionsRequest{}, err
@@ -122,7 +124,11 @@ func printSessionList(env *Env, l *app.SessionList) {
 		if s.Started != nil {
 			started, took = humanTime(*s.Started, now), humanDuration(time.Duration(s.DurationSeconds)*time.Second)
 		}
-		t.add(st.cyan(id), s.Provider, tildeHome(env, oneLine(s.Workspace)), started, took, humanCount(s.Events), title)
+		agent := s.Provider
+		if s.Machine != "" {
+			agent += "@" + s.Machine
+		}
+		t.add(st.cyan(id), agent, tildeHome(env, oneLine(s.Workspace)), started, took, humanCount(s.Events), title)
 	}
 	t.print(env.Stdout, w, st)
 	more := ""

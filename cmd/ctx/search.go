@@ -23,6 +23,7 @@ type searchOptions struct {
 	Groups      []string
 	Roles       []string
 	Files       []string
+	Machines    []string
 	Sessions    []string
 	Mode        string
 	Weight      float64
@@ -63,6 +64,7 @@ func newSearchCmd(env *Env, f *format) *cobra.Command {
 	fl.StringSliceVar(&opts.Roles, "role", nil, "only these roles: user, assistant, system, tool")
 	fl.StringArrayVar(&opts.Files, "file", nil, "only events that touched this path or file name (repeatable)")
 	fl.StringArrayVar(&opts.Sessions, "session", nil, "only this session id (repeatable)")
+	fl.StringArrayVar(&opts.Machines, "machine", nil, "only sessions recorded on this machine: an id as ctx sync status lists them, or local (repeatable)")
 	fl.StringVar(&opts.Mode, "mode", "lexical", "lexical, semantic (messages and summaries by similarity) or hybrid (both, fused)")
 	fl.Float64Var(&opts.Weight, "semantic-weight", 0.5, "weight of the vector ranks in hybrid search, 0-1 (default: [semantic] weight); 0 does no vector work")
 	return cmd
@@ -84,7 +86,7 @@ func runSearch(ctx context.Context, env *Env, f *format, opts *searchOptions, q 
 	}
 	args := query.FilterArgs{Providers: opts.Providers, Workspace: ws, Since: since, Until: until,
 		PrimaryOnly: opts.PrimaryOnly, SourceRoots: opts.Roots, SourceGroups: opts.Groups, Roles: opts.Roles,
-		Files: opts.Files, Sessions: opts.Sessions}
+		Files: opts.Files, Sessions: opts.Sessions, Machines: opts.Machines}
 	if opts.EventType != "" {
 		args.EventTypes = []string{opts.EventType}
 	}

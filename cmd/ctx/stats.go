@@ -11,7 +11,7 @@ import (
 )
 
 type statsOptions struct {
-	Providers                       []string
+	Providers, Machines             []string
 	Since, Until, Workspace, Period string
 	PrimaryOnly                     bool
 }
@@ -37,6 +37,7 @@ func newStatsCmd(env *Env, f *format) *cobra.Command {
 	fl.StringVar(&opts.Until, "until", "", "until this time")
 	fl.StringVar(&opts.Workspace, "workspace", "", "only sessions in this directory or below it")
 	fl.StringSliceVar(&opts.Providers, "provider", nil, "only these providers (repeatable)")
+	fl.StringArrayVar(&opts.Machines, "machine", nil, "only sessions recorded on this machine: an id as ctx sync status lists them, or local (repeatable)")
 	fl.BoolVar(&opts.PrimaryOnly, "primary-only", false, "exclude subagent sessions")
 	fl.StringVar(&opts.Period, "by", app.PeriodDay, "group by day or week")
 	completeProviders(cmd, "provider")
@@ -48,7 +49,7 @@ func runStats(ctx context.Context, env *Env, f *format, opts *statsOptions) erro
 	if opts.Period != app.PeriodDay && opts.Period != app.PeriodWeek {
 		return usagef("--by must be day or week")
 	}
-	filter, err := sessionFilter(env, opts.Providers, opts.Workspace, opts.Since, opts.Until, opts.PrimaryOnly)
+	filter, err := sessionFilter(env, opts.Providers, opts.Machines, opts.Workspace, opts.Since, opts.Until, opts.PrimaryOnly)
 	if err != nil {
 		return err
 	}

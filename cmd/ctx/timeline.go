@@ -13,7 +13,7 @@ import (
 )
 
 type timelineOptions struct {
-	Providers               []string
+	Providers, Machines     []string
 	Since, Until, Workspace string
 	Repo                    string
 	PrimaryOnly, NoCommits  bool
@@ -40,6 +40,7 @@ func newTimelineCmd(env *Env, f *format) *cobra.Command {
 	fl.StringVar(&opts.Until, "until", "", "until this time")
 	fl.StringVar(&opts.Workspace, "workspace", "", "only sessions in this directory or below it")
 	fl.StringSliceVar(&opts.Providers, "provider", nil, "only these providers (repeatable)")
+	fl.StringArrayVar(&opts.Machines, "machine", nil, "only sessions recorded on this machine: an id as ctx sync status lists them, or local (repeatable)")
 	fl.BoolVar(&opts.PrimaryOnly, "primary-only", false, "exclude subagent sessions")
 	fl.StringVar(&opts.Repo, "repo", "", "read noted commits from this repository (default: the current directory's)")
 	fl.BoolVar(&opts.NoCommits, "no-commits", false, "sessions only")
@@ -48,7 +49,7 @@ func newTimelineCmd(env *Env, f *format) *cobra.Command {
 }
 
 func runTimeline(ctx context.Context, env *Env, f *format, opts *timelineOptions) error {
-	filter, err := sessionFilter(env, opts.Providers, opts.Workspace, opts.Since, opts.Until, opts.PrimaryOnly)
+	filter, err := sessionFilter(env, opts.Providers, opts.Machines, opts.Workspace, opts.Since, opts.Until, opts.PrimaryOnly)
 	if err != nil {
 		return err
 	}
@@ -64,7 +65,7 @@ func runTimeline(ctx context.Context, env *Env, f *format, opts *timelineOptions
 }
 
 // sessionFilter maps the shared session flags.
-func sessionFilter(env *Env, providers []string, ws, since, until string, primary bool) (core.Filter, error) {
+func sessionFilter(env *Env, providers, machines []string, ws, since, until string, primary bool) (core.Filter, error) {
 	s, err := parseTime(since, env.Now())
 	if err != nil {
 		return core.Filter{}, err
@@ -73,7 +74,8 @@ func sessionFilter(env *Env, providers []string, ws, since, until string, primar
 	if err != nil {
 		return core.Filter{}, err
 	}
-	args := app.FilterArgs{Providers: providers, Workspace: absDir(env, ws), Since: s, Until: u, PrimaryOnly: primary}
+	args := app.FilterArgs{Providers: providers, Workspace: absDir(env, ws), Since: s, Until: u, PrimaryOnly: primary,
+		Machines: machines}
 	return args.Parse()
 }
 
