@@ -25,12 +25,15 @@ git init -q --bare "$work/remote.git"
 rm -rf "$store/sync"
 ./bin/ctx sync remote add bench "file://$work/remote.git" >/dev/null
 
-# Runs a command under /usr/bin/time, printing wall time and peak RSS.
+# Runs a command under /usr/bin/time, printing wall time, CPU time (user +
+# system, all threads: the figure that carries over a loaded machine) and
+# peak RSS.
 measure() {
 	local label=$1; shift
-	/usr/bin/time -f '%e %M' -o "$work/time" "$@" >"$work/out" 2>"$work/err" || { cat "$work/err"; exit 1; }
-	read -r wall kib <"$work/time"
-	printf '%-34s %8.2f s  peak %5d MiB   (load %s)\n' "$label" "$wall" $((kib / 1024)) "$(cut -d' ' -f1-3 /proc/loadavg)"
+	/usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" >"$work/out" 2>"$work/err" || { cat "$work/err"; exit 1; }
+	read -r wall user sys kib <"$work/time"
+	printf '%-34s %8.2f s  cpu %8.2f s  peak %5d MiB   (load %s)\n' "$label" "$wall" "$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')" \
+		$((kib / 1024)) "$(cut -d' ' -f1-3 /proc/loadavg)"
 }
 bytes() { du -sb "$1" | cut -f1; }
 
