@@ -37,6 +37,10 @@ type SyncPushed struct {
 	NewObjects int    `json:"new_objects"`
 	NewBytes   int64  `json:"new_bytes"`
 	Encryption string `json:"encryption"`
+	// ExportMS is the time writing the commit took, TransportMS the time
+	// in git's transport.
+	ExportMS    int64 `json:"export_ms"`
+	TransportMS int64 `json:"transport_ms"`
 }
 
 // SyncPulled is what a pull from one remote merged (ctx sync pull
@@ -89,7 +93,8 @@ func (a *App) SyncPush(ctx context.Context, req SyncRequest) ([]SyncPushed, erro
 		m := rep.Exported.Manifest
 		out = append(out, SyncPushed{Remote: r.Name, Machine: rep.Machine, Commit: rep.Commit.String(), Pushed: rep.Pushed,
 			Generation: m.Generation, Sessions: m.Sessions, Events: m.Events, Objects: m.Objects,
-			NewObjects: rep.Exported.NewObjects, NewBytes: rep.Exported.NewBytes, Encryption: rep.Encryption})
+			NewObjects: rep.Exported.NewObjects, NewBytes: rep.Exported.NewBytes, Encryption: rep.Encryption,
+			ExportMS: rep.Export.Milliseconds(), TransportMS: rep.Transport.Milliseconds()})
 	}
 	return out, nil
 }

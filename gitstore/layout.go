@@ -66,10 +66,10 @@ type Manifest struct {
 	// that the view may speak of: tombstones that other machines apply on
 	// their next pull. Absent when there are none (and from older ctx).
 	Forgotten *objects.ID `json:"forgotten,omitempty"`
-	Sessions     int        `json:"sessions"`
-	Events       int        `json:"events"`
-	Objects      int        `json:"objects"`
-	Created      time.Time  `json:"created"`
+	Sessions  int         `json:"sessions"`
+	Events    int         `json:"events"`
+	Objects   int         `json:"objects"`
+	Created   time.Time   `json:"created"`
 }
 
 var (

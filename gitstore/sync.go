@@ -44,6 +44,10 @@ type PushReport struct {
 	Pushed     bool // false: the remote already had this commit
 	Exported   *ExportReport
 	Encryption string
+	// Export is the time spent writing the mirror's commit, Transport the
+	// time in git's transport (ls-remote, push, and a fetch of this
+	// machine's own ref when the mirror lacks it).
+	Export, Transport time.Duration
 }
 
 // Push exports the view of src to the remote's mirror and pushes this
@@ -65,6 +69,7 @@ func (s *Syncer) Push(ctx context.Context, r Remote, src Source, include func(co
 	if err != nil {
 		return nil, err
 	}
+	t0 := time.Now()
 	remote, err := s.Transport.MachineRefs(ctx, r.URL)
 	if err != nil {
 		return nil, err
@@ -72,18 +77,21 @@ func (s *Syncer) Push(ctx context.Context, r Remote, src Source, include func(co
 	if err := s.checkOwn(ctx, m, r, remote[s.Machine]); err != nil {
 		return nil, err
 	}
+	t1 := time.Now()
 	rep, err := m.Export(src, ExportOptions{Machine: s.Machine, Include: include, Key: key, Now: s.now()})
 	if err != nil {
 		return nil, err
 	}
-	out := &PushReport{Remote: r.Name, Machine: s.Machine, Commit: rep.Commit, Exported: rep, Encryption: encryptionOf(key)}
+	t2 := time.Now()
+	out := &PushReport{Remote: r.Name, Machine: s.Machine, Commit: rep.Commit, Exported: rep, Encryption: encryptionOf(key),
+		Export: t2.Sub(t1), Transport: t1.Sub(t0)}
 	if rep.Commit == remote[s.Machine] {
 		return out, nil
 	}
 	if err := s.Transport.push(ctx, m, r.URL, s.Machine); err != nil {
 		return nil, err
 	}
-	out.Pushed = true
+	out.Pushed, out.Transport = true, out.Transport+time.Since(t2)
 	return out, nil
 }
 

@@ -38,7 +38,7 @@ measure() {
 bytes() { du -sb "$1" | cut -f1; }
 
 measure "first push (everything)" ./bin/ctx sync push --format json
-grep -E '"(sessions|events|objects|new_bytes)"' "$work/out" | tr -d ' ,' | paste -sd' '
+grep -E '"(sessions|events|objects|new_bytes|export_ms|transport_ms)"' "$work/out" | tr -d ' ,' | paste -sd' '
 objects=$(bytes "$store/objects")
 remote=$(bytes "$work/remote.git")
 echo "local objects: $((objects / 1048576)) MiB  remote: $((remote / 1048576)) MiB  remote/local: $((remote * 100 / objects))%"
@@ -47,7 +47,7 @@ file=$(find "$home/.claude/projects" -name '*.jsonl' -not -path '*subagents*' | 
 ./bin/ctx-corpus -append "$file" -events 100 -seed 5 >/dev/null
 measure "import of 100 appended events" ./bin/ctx import
 measure "incremental push (100 events)" ./bin/ctx sync push --format json
-grep -E '"(new_objects|new_bytes)"' "$work/out" | tr -d ' ,' | paste -sd' '
+grep -E '"(new_objects|new_bytes|export_ms|transport_ms)"' "$work/out" | tr -d ' ,' | paste -sd' '
 remote=$(bytes "$work/remote.git")
 echo "remote after: $((remote / 1048576)) MiB"
 
