@@ -22,14 +22,17 @@ func fixturesDir(t testing.TB) string {
 }
 
 // buildCtx builds the ctx command into dir.
+// buildCtx builds ctx and, beside it, ctx-mcp (which ctx mcp serve runs)
+// into dir, and returns the path of ctx.
 func buildCtx(t testing.TB, dir string) string {
 	t.Helper()
-	bin := filepath.Join(dir, "ctx")
-	out, err := exec.Command("go", "build", "-o", bin, "ctx/cmd/ctx").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	for _, name := range []string{"ctx", "ctx-mcp"} {
+		out, err := exec.Command("go", "build", "-o", filepath.Join(dir, name), "ctx/cmd/"+name).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go build %s: %v\n%s", name, err, out)
+		}
 	}
-	return bin
+	return filepath.Join(dir, "ctx")
 }
 
 // world is a scratch machine: a home with agent history and a store.

@@ -7,11 +7,12 @@ import (
 
 	"ctx/app"
 	"ctx/core"
+	ctxversion "ctx/internal/version"
 	"ctx/store"
 )
 
 // version is the importer version recorded in generations.
-var version = "0.1.0-dev"
+var version = ctxversion.Version
 
 // Env is everything a command may touch of the outside world. Commands never
 // use os.Stdout or the real home directory directly.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -30,6 +31,7 @@ func TestScripts(t *testing.T) {
 	if fxErr != nil && sharedfx.Required() {
 		t.Fatalf("agent fixtures required (%s is set): %v", sharedfx.EnvRequire, fxErr)
 	}
+	mcpDir := buildMCPServer(t)
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Condition: func(cond string) (bool, error) {
@@ -44,6 +46,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("FIXTURES", fixtures)
 			e.Setenv("TZ", "UTC")
 			e.Setenv("CTX_DAEMON", "off")
+			e.Setenv("PATH", mcpDir+string(os.PathListSeparator)+e.Getenv("PATH")) // ctx mcp serve runs ctx-mcp
 			return os.MkdirAll(filepath.Join(e.WorkDir, "home"), 0o700)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -56,6 +59,18 @@ func TestScripts(t *testing.T) {
 			"exits":     cmdExits,
 		},
 	})
+}
+
+// buildMCPServer builds ctx-mcp, which ctx mcp serve runs, and returns its
+// directory: the scripts' ctx is this test binary, so ctx-mcp is found on
+// PATH rather than beside it.
+func buildMCPServer(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "ctx-mcp"), "ctx/cmd/ctx-mcp").CombinedOutput(); err != nil {
+		t.Fatalf("go build ctx-mcp: %v\n%s", err, out)
+	}
+	return dir
 }
 
 // TestScriptsGuardFixtures: a script that reads $FIXTURES starts with the

@@ -1,18 +1,14 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"net"
-	"os/signal"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"syscall"
 
 	"github.com/spf13/cobra"
-
-	"ctx/mcp"
-	"ctx/sources/reported"
 )
 
 func newMCPCmd(env *Env, f *format) *cobra.Command {
@@ -21,92 +17,49 @@ func newMCPCmd(env *Env, f *format) *cobra.Command {
 	return cmd
 }
 
-// mcpServeOptions are the flags of ctx mcp serve.
-type mcpServeOptions struct {
-	root        string
-	http        string
-	allowRemote bool
-	origins     []string
-}
+// mcpServer is the binary that serves MCP (cmd/ctx-mcp). It is not linked
+// into ctx: the MCP library's JSON Schema package compiles its meta-schemas
+// when a process starts, which every ctx command (a git hook, a listing)
+// would pay for otherwise.
+const mcpServer = "ctx-mcp"
+
+// errNoMCPServer is returned when ctx-mcp is neither beside ctx nor on PATH.
+var errNoMCPServer = errors.New("ctx mcp serve runs " + mcpServer + ", which is neither beside ctx nor on PATH: " +
+	"build both with make build, or install both with go install ./cmd/ctx ./cmd/ctx-mcp")
 
 func newMCPServeCmd(env *Env, _ *format) *cobra.Command {
-	var opts mcpServeOptions
-	cmd := &cobra.Command{
-		Use:   "serve",
+	return &cobra.Command{
+		Use:   "serve [--root DIR] [--http ADDR [--allow-remote] [--allow-origin ORIGIN]...]",
 		Short: "Run the MCP server over stdio (newline-delimited JSON-RPC)",
-		Long: "Serve runs a local MCP server for agents and MCP hosts: it reads JSON-RPC requests\n" +
-			"from stdin and writes responses to stdout, one per line, and exits once stdin\n" +
-			"ends and every request read has been answered. Logs go to stderr; nothing but\n" +
-			"MCP messages is written to stdout. It speaks MCP 2025-11-25 and 2025-06-18.\n\n" +
-			"The server only reads the store; run ctx import to bring it up to date. Each tool\n" +
-			"call reads the newest generation. Local usage accounting (counts, response bytes,\n" +
-			"durations per tool; no content) is kept in $CTX_HOME/usage.json; create\n" +
-			"$CTX_HOME/usage.disabled to turn it off.\n\n" +
-			"get_context serves the client's root when it offers roots, else --root, else the\n" +
-			"working directory. save_session and ingest_context append to ctx's inbox (durable\n" +
-			"before they answer) and wake the daemon, which imports them as ctx-reported sessions.",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runMCPServe(cmd.Context(), env, opts)
+		Long: "Serve runs a local MCP server for agents and MCP hosts over stdio (or, with --http,\n" +
+			"Streamable HTTP with bearer tokens). It runs the ctx-mcp binary, found beside ctx or\n" +
+			"on PATH, with the same arguments: ctx mcp serve --help prints its flags.",
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			bin, err := mcpServerPath()
+			if err != nil {
+				return err
+			}
+			err = syscall.Exec(bin, append([]string{bin}, args...), os.Environ())
+			return fmt.Errorf("run %s: %w", bin, err) // Exec returns only when it failed
 		},
 	}
-	cmd.Flags().StringVar(&opts.root, "root", "", "the workspace get_context serves when the client offers no roots")
-	cmd.Flags().StringVar(&opts.http, "http", "", "serve Streamable HTTP on ADDR (e.g. 127.0.0.1:7340) instead of stdio: "+
-		"the five tools of spec 001, bearer tokens from ctx tokens")
-	cmd.Flags().BoolVar(&opts.allowRemote, "allow-remote", false, "let --http listen on a non-loopback address")
-	cmd.Flags().StringArrayVar(&opts.origins, "allow-origin", nil, "a browser Origin the HTTP door accepts besides loopback ones")
-	return cmd
 }
 
-func runMCPServe(ctx context.Context, env *Env, opts mcpServeOptions) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
-	if opts.root != "" {
-		abs, err := filepath.Abs(opts.root)
-		if err != nil {
-			return usagef("--root: %v", err)
+// mcpServerPath finds ctx-mcp: beside this executable (symlinks resolved),
+// else on PATH.
+func mcpServerPath() (string, error) {
+	if exe, err := os.Executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = real
 		}
-		opts.root = abs
+		p := filepath.Join(filepath.Dir(exe), mcpServer)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p, nil
+		}
 	}
-	cfg := mcp.Config{CtxHome: env.CtxHome(), Source: env.Source(), Version: version, Log: env.Stderr,
-		Now: env.Now, Root: opts.root}
-	var err error
-	if opts.http != "" {
-		err = serveHTTP(ctx, env, cfg, opts)
-	} else {
-		err = mcp.New(cfg).Serve(ctx, env.Stdin, env.Stdout)
+	if p, err := exec.LookPath(mcpServer); err == nil {
+		return p, nil
 	}
-	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
-		return nil // SIGINT or SIGTERM: a requested stop
-	}
-	return err
-}
-
-// serveHTTP runs the HTTP door: loopback unless --allow-remote, and then it
-// says what it exposes.
-func serveHTTP(ctx context.Context, env *Env, cfg mcp.Config, opts mcpServeOptions) error {
-	host, _, err := net.SplitHostPort(opts.http)
-	if err != nil {
-		return usagef("--http wants HOST:PORT, e.g. 127.0.0.1:7340")
-	}
-	ip := net.ParseIP(host)
-	loopback := host == "localhost" || ip != nil && ip.IsLoopback()
-	if !loopback && !opts.allowRemote {
-		return usagef("--http %s is not a loopback address: pass --allow-remote to expose the door beyond this machine", opts.http)
-	}
-	ln, err := net.Listen("tcp", opts.http)
-	if err != nil {
-		return err
-	}
-	cfg.Door = reported.DoorHTTP
-	fmt.Fprintf(env.Stderr, "ctx mcp: serving http://%s%s (tools get_context, save_session, continue_thread, "+
-		"list_threads, ingest_context; bearer tokens from ctx tokens create)\n", ln.Addr(), mcp.HTTPPath)
-	if !loopback {
-		fmt.Fprintf(env.Stderr, "ctx mcp: warning: listening beyond loopback: any client with a token can read this "+
-			"workspace's plan, files, git state, recent sessions and threads, and write sessions\n")
-	}
-	return mcp.New(cfg).ServeHTTPOn(ctx, ln, opts.origins)
+	return "", errNoMCPServer
 }
