@@ -129,6 +129,26 @@ func (n *eTerm) eval(c *evCand) (float64, bool) {
 	return 0, false
 }
 
+// eFileSuffix matches an event that touched a path ending with suffix (a
+// pathKey), at a directory boundary.
+type eFileSuffix struct{ suffix string }
+
+func (n *eFileSuffix) eval(c *evCand) (float64, bool) {
+	for _, f := range c.e.Files {
+		if p := pathKey(f.Path); p == n.suffix || strings.HasSuffix(p, "/"+n.suffix) {
+			return 1, true
+		}
+	}
+	return 0, false
+}
+
+// pathKey is a path compared across machines: forward slashes, lowercase,
+// without a leading ./ or trailing separators.
+func pathKey(p string) string {
+	p = strings.ToLower(strings.ReplaceAll(p, `\`, "/"))
+	return strings.TrimRight(strings.TrimPrefix(p, "./"), "/")
+}
+
 // eConst gives a fixed score when inner matches (constQuery).
 type eConst struct {
 	inner eNode

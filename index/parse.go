@@ -2,8 +2,12 @@ package index
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 )
 
 // Query string syntax (Query.Text):
@@ -197,3 +201,51 @@ func QueryFields(text string) map[string][]string {
 	}
 	return out
 }
+
+// HighlightTerms returns what a snippet of a hit should show marked for a
+// query string: each free word (lowercase, not a common word, not a single
+// character) as a one-word term, each quoted phrase and each word of
+// several parts (a path, an identifier) as its run of words; excluded
+// items and field: filters are left out.
+func HighlightTerms(text string) [][]string {
+	p := parseQuery(text)
+	stop := stopWords()
+	seen := map[string]bool{}
+	var out [][]string
+	add := func(t []string) {
+		key := strings.Join(t, " ")
+		if len(t) > 0 && !seen[key] {
+			seen[key] = true
+			out = append(out, t)
+		}
+	}
+	for _, g := range p.groups {
+		for _, it := range g {
+			if it.phrase {
+				add(words(it.text))
+				continue
+			}
+			ws := words(it.text)
+			if len(ws) > 1 { // a path or an identifier: whole first
+				add(ws)
+			}
+			for _, w := range ws {
+				if utf8.RuneCountInString(w) > 1 && !stop[w] {
+					add([]string{w})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// stopWords is the English stop list of the analyzers.
+var stopWords = sync.OnceValue(func() map[string]bool {
+	tm := analysis.NewTokenMap()
+	_ = tm.LoadBytes(en.EnglishStopWords)
+	out := make(map[string]bool, len(tm))
+	for w := range tm {
+		out[w] = true
+	}
+	return out
+})

@@ -176,19 +176,29 @@ type clauseBuilder struct {
 // item returns the clause of a word or phrase: its analyzed terms ANDed,
 // or false when it has none (only common words or punctuation).
 func (c *clauseBuilder) item(it item) (clause, bool) {
-	var terms []clause
+	var terms, parts []clause
 	for _, tok := range c.r.analyzer.Analyze([]byte(it.text)) {
 		t := string(tok.Term)
 		if len(c.seen) >= maxQueryTerms && !c.seen[t] {
 			break
 		}
 		c.seen[t] = true
-		terms = append(terms, c.term(t))
+		q := c.term(t)
+		terms = append(terms, q)
+		if !strings.Contains(t, "/") {
+			parts = append(parts, q)
+		}
 	}
 	if len(terms) == 0 {
 		return clause{}, false
 	}
-	return conj(terms), true
+	if len(parts) == 0 || len(parts) == len(terms) || c.excluding {
+		return conj(terms), true
+	}
+	// A path's joined forms (a/b/c.go, b/c.go) are preferred, not needed:
+	// the same path written with backslashes (a Windows tool's) or in
+	// another order of arguments holds its parts only, and scores half.
+	return disj([]clause{conj(terms), conj(parts)}), true
 }
 
 // term is one analyzed term of the text field, or'ed with its folded form.
@@ -254,6 +264,12 @@ func (c *clauseBuilder) exact(w string) []clause {
 			f = disj([]clause{f, exactTerm(fieldFiles, b)})
 		}
 		out := []clause{cs(f, k)}
+		// A path with directories that ends a touched path (whatever its
+		// separators, case or root) adds half: the file, not one of the
+		// same name elsewhere.
+		if b := core.FileName(w); b != "" && b != w {
+			out = append(out, cs(clause{q: term(fieldFiles, b, 1), e: &eFileSuffix{suffix: pathKey(w)}}, k/2))
+		}
 		// A mention in the text counts half as much as touching the file.
 		if t := strings.Trim(w, `./-:\`); t != "" && !strings.Contains(t, `\`) {
 			out = append(out, cs(textTerm(strings.ToLower(t)), k/2))

@@ -82,6 +82,21 @@ const (
 // message verbatim outranks a message that mentions some of its words.
 const wholeBonus = 2.0
 
+// onlyBonus further multiplies the score of a hit whose command or text is
+// the whole query and nothing else (the command typed, the error printed):
+// the thing itself before a longer message that quotes it among other
+// words and so gathers more of the query's terms.
+const onlyBonus = 3.0
+
+// isOnly reports whether s holds the words of whole and no other.
+func isOnly(s string, whole []string) bool {
+	n := 0
+	for _, w := range whole {
+		n += len(w) + 4
+	}
+	return s != "" && len(s) <= 2*n && slices.Equal(words(s), whole)
+}
+
 // Search runs q over the shards: the text query (see compile) under the
 // filters matches groups of events, scored with BM25 over the generation's
 // global statistics; the events of the best groups are read (WithEvents)
@@ -344,6 +359,9 @@ func (c *collector) check(h *core.Hit, cand *evCand) bool {
 	}
 	if len(c.plan.whole) > 0 && containsRun(w, c.plan.whole) {
 		h.Score *= wholeBonus
+		if isOnly(cand.e.Command, c.plan.whole) || isOnly(cand.e.Text, c.plan.whole) {
+			h.Score *= onlyBonus
+		}
 	}
 	return true
 }

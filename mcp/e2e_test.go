@@ -223,6 +223,11 @@ func (e *e2e) typedErrors() {
 	e.fails("not_found", "show_event", map[string]any{"ctx_event_id": "evt_" + strings.Repeat("0", 32)})
 	hit := e.firstHit()
 	sid := hit["ctx_session_id"].(string)
+	eid := hit["ctx_event_id"].(string)
+	if v := e.ok("show_event", map[string]any{"ctx_event_id": eid[:len("evt_")+12]}); v["event"].(map[string]any)["ctx_event_id"] != eid {
+		e.t.Fatalf("show_event by a prefix of %s: %v", eid, v["event"])
+	}
+	e.fails("invalid_request", "show_event", map[string]any{"ctx_event_id": "evt_abc"})
 	e.fails("invalid_request", "show_session", map[string]any{"ctx_session_id": sid, "limit": 4097})
 	e.fails("invalid_request", "show_session", map[string]any{"ctx_session_id": sid, "mode": "everything"})
 	e.fails("invalid_cursor", "show_session", map[string]any{"ctx_session_id": sid, "cursor": "not-a-cursor"}, "not-a-cursor")

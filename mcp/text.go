@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"ctx/core"
 )
 
 // untrustedIntro opens every text fallback that quotes stored history.
@@ -62,13 +64,16 @@ func (t *textBuilder) String() string {
 	return t.b.String()
 }
 
-// excerpt returns s on one line, terminal controls and invisible format
-// characters escaped, at most n bytes (cut on a rune boundary).
+// excerpt returns s on one line, terminal escape sequences removed, other
+// controls and invisible format characters escaped, at most n bytes (cut
+// on a rune boundary).
 func excerpt(s string, n int) string {
 	var b strings.Builder
-	for _, r := range s {
+	read := core.RuneCut(s, 4*n+64) // enough for n bytes after stripping
+	cut := read < len(s)
+	for _, r := range core.StripEscapes(s[:read]) {
 		if b.Len() >= n {
-			b.WriteString("…")
+			cut = true
 			break
 		}
 		switch {
@@ -81,6 +86,9 @@ func excerpt(s string, n int) string {
 		default:
 			b.WriteRune(r)
 		}
+	}
+	if cut {
+		b.WriteString("…")
 	}
 	return strings.Join(strings.Fields(b.String()), " ")
 }

@@ -18,7 +18,7 @@ const showEventDescription = "Read one stored event by its ctx_event_id (from se
 
 // showEventInput are the arguments of show_event.
 type showEventInput struct {
-	CtxEventID string `json:"ctx_event_id" jsonschema:"The event id, evt_ followed by 32 hex digits."`
+	CtxEventID string `json:"ctx_event_id" jsonschema:"The event id, evt_ followed by 32 hex digits, or a unique prefix of it (at least 4 hex digits)."`
 	Before     *int   `json:"before,omitempty" jsonschema:"Events before it (default 0)."`
 	After      *int   `json:"after,omitempty" jsonschema:"Events after it (default 0)."`
 	Window     *int   `json:"window,omitempty" jsonschema:"Events on each side; conflicts with before and after."`
@@ -33,7 +33,7 @@ func refineShowEvent(s *jsonschema.Schema) {
 	for _, name := range []string{"before", "after", "window"} {
 		intRange(s, name, 0, query.MaxWindow, 0)
 	}
-	s.Properties["ctx_event_id"].Pattern = `^evt_[0-9a-f]{32}$`
+	s.Properties["ctx_event_id"].Pattern = `^evt_[0-9a-fA-F]{4,32}$`
 }
 
 func runShowEvent(ctx context.Context, s *Server, in *showEventInput) (*reply, error) {
@@ -46,9 +46,6 @@ func runShowEvent(ctx context.Context, s *Server, in *showEventInput) (*reply, e
 	}
 	if before < 0 || after < 0 || before > query.MaxWindow || after > query.MaxWindow {
 		return nil, invalidf("before, after and window must be between 0 and %d", query.MaxWindow)
-	}
-	if _, err := core.ParseEventID(in.CtxEventID); err != nil {
-		return nil, invalidf("ctx_event_id is not an event id: want evt_ followed by 32 hex digits")
 	}
 	v, err := s.app.ShowEvent(ctx, in.CtxEventID, before, after)
 	if err != nil {

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"ctx/config"
 	"ctx/core"
@@ -60,20 +58,24 @@ type SearchFilters struct {
 
 // SearchHit is one result.
 type SearchHit struct {
-	CtxSessionID    string    `json:"ctx_session_id"`
-	CtxEventID      string    `json:"ctx_event_id"`
-	RootSessionID   string    `json:"root_session_id"`
-	IsSubagent      bool      `json:"is_subagent"`
-	EventType       string    `json:"event_type"`
-	Role            string    `json:"role"`
-	Provider        string    `json:"provider"`
-	Workspace       string    `json:"workspace"`
-	Machine         string    `json:"machine,omitempty"` // absent for this store's own
-	Timestamp       time.Time `json:"timestamp"`
-	Ordinal         int       `json:"ordinal"`
-	Score           float64   `json:"score"`
-	Snippet         string    `json:"snippet"`
-	NativeSessionID string    `json:"native_session_id,omitempty"`
+	CtxSessionID  string    `json:"ctx_session_id"`
+	CtxEventID    string    `json:"ctx_event_id"`
+	RootSessionID string    `json:"root_session_id"`
+	IsSubagent    bool      `json:"is_subagent"`
+	EventType     string    `json:"event_type"`
+	Role          string    `json:"role"`
+	Provider      string    `json:"provider"`
+	Workspace     string    `json:"workspace"`
+	Machine       string    `json:"machine,omitempty"` // absent for this store's own
+	Timestamp     time.Time `json:"timestamp"`
+	Ordinal       int       `json:"ordinal"`
+	Score         float64   `json:"score"`
+	// Snippet is plain text on one line (escape sequences removed, white
+	// space and control characters folded), where the query's words are
+	// densest; Highlights marks the words and phrases matched in it.
+	Snippet         string `json:"snippet"`
+	Highlights      []Span `json:"highlights,omitempty" jsonschema:"Where the query's words and phrases are in snippet: UTF-8 byte offsets, end exclusive."`
+	NativeSessionID string `json:"native_session_id,omitempty"`
 }
 
 // SearchMetadata describes how the answer was produced.
@@ -266,7 +268,7 @@ func (r *Reader) lexical(ctx context.Context, req SearchRequest, scope core.Scop
 
 // hydrate reads each hit's event and appends it to the results.
 func (r *Reader) hydrate(out *SearchResult, hits []core.Hit) error {
-	terms := queryTerms(out.Query)
+	terms := index.HighlightTerms(out.Query)
 	for _, h := range hits {
 		ev, err := r.event(h.Chunk, h.EventID)
 		if err != nil {
@@ -281,7 +283,9 @@ func (r *Reader) hydrate(out *SearchResult, hits []core.Hit) error {
 		out.Results = append(out.Results, SearchHit{Machine: machine, CtxSessionID: h.SessionID.String(), CtxEventID: h.EventID.String(),
 			RootSessionID: h.RootSessionID.String(), IsSubagent: h.IsSubagent, EventType: string(h.EventType),
 			Role: string(h.Role), Provider: h.Provider, Workspace: h.Workspace, Timestamp: h.Timestamp.UTC(),
-			Ordinal: ev.Ordinal, Score: h.Score, Snippet: Snippet(SearchText(ev), terms, 240)})
+			Ordinal: ev.Ordinal, Score: h.Score})
+		hit := &out.Results[len(out.Results)-1]
+		hit.Snippet, hit.Highlights = Snippet(SearchText(ev), terms, SnippetBytes)
 	}
 	return nil
 }
@@ -300,41 +304,4 @@ func SearchText(e *core.Event) string {
 		paths = append(paths, f.Path)
 	}
 	return strings.Join(paths, " ")
-}
-
-func queryTerms(q string) []string {
-	return strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
-		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_')
-	})
-}
-
-// Snippet returns about width bytes of text around the first query term,
-// on one line.
-func Snippet(text string, terms []string, width int) string {
-	lower := strings.ToLower(text)
-	at := -1
-	for _, t := range terms {
-		if i := strings.Index(lower, t); i >= 0 && (at < 0 || i < at) {
-			at = i
-		}
-	}
-	start := 0
-	if at > width/3 {
-		start = at - width/3
-	}
-	for start > 0 && start < len(text) && !utf8.RuneStart(text[start]) {
-		start--
-	}
-	end := min(len(text), start+width)
-	for end < len(text) && !utf8.RuneStart(text[end]) {
-		end++
-	}
-	s := strings.Join(strings.Fields(text[start:end]), " ")
-	if start > 0 {
-		s = "…" + s
-	}
-	if end < len(text) {
-		s += "…"
-	}
-	return s
 }

@@ -104,14 +104,14 @@ type EventView struct {
 }
 
 // ShowEvent returns an event with up to before and after events of its
-// session around it.
+// session around it; idText is anything ResolveEvent takes.
 func (r *Reader) ShowEvent(idText string, before, after int) (*EventView, error) {
 	if before < 0 || after < 0 || before > MaxWindow || after > MaxWindow {
 		return nil, Errorf(CodeInvalidRequest, "before, after and window must be between 0 and %d", MaxWindow)
 	}
-	id, err := core.ParseEventID(idText)
+	id, err := r.ResolveEvent(idText)
 	if err != nil {
-		return nil, Errorf(CodeInvalidRequest, "not an event id: want evt_ followed by 32 hex digits")
+		return nil, err
 	}
 	idx, err := r.index()
 	if err != nil {

@@ -155,7 +155,7 @@ func writeEventLines(env *Env, page, completion *query.EventRangePage) error {
 func printEventPage(env *Env, page *query.EventRangePage) {
 	w := env.Stdout
 	for _, e := range page.Events {
-		head := fmt.Sprintf("%s %s [%d] %s/%s", e.Timestamp.Local().Format("2006-01-02 15:04:05"),
+		head := fmt.Sprintf("%s %s [%d] %s/%s", stamp(e.Timestamp, "2006-01-02 15:04:05"),
 			e.CtxSessionID, e.Ordinal, e.Role, e.EventType)
 		if e.Tool != "" {
 			head += " " + oneLine(e.Tool)

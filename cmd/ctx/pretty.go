@@ -150,3 +150,23 @@ func fitLeft(s string, n int) string {
 	}
 	return "…" + string(r[len(r)-n+1:])
 }
+
+// stamp formats t in the local zone by layout, or "-" padded to the
+// layout's width for the zero time (a record without a time), never
+// 0001-01-01.
+func stamp(t time.Time, layout string) string {
+	if t.IsZero() {
+		return fmt.Sprintf("%-*s", len(layout), "-")
+	}
+	return t.Local().Format(layout)
+}
+
+// idPrefix is an evt_ or ses_ id cut to hex digits after its prefix: what
+// a listing prints, and what show takes back (a unique prefix).
+func idPrefix(id string, hex int) string {
+	pre, rest, ok := strings.Cut(id, "_")
+	if !ok || len(rest) <= hex {
+		return id
+	}
+	return pre + "_" + rest[:hex]
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -110,20 +111,19 @@ func runSearch(ctx context.Context, env *Env, f *format, opts *searchOptions, q 
 }
 
 func printSearch(env *Env, res *query.SearchResult) {
-	w := env.Stdout
+	w, st, width := env.Stdout, env.style(), env.width()
 	md := res.Metadata
 	if len(res.Results) == 0 {
 		fmt.Fprintf(w, "No results (generation %d, scope %s, %s).\n", res.Generation.Number, res.Filters.ContentScope, md.Mode)
 	}
+	var b strings.Builder
 	for i, h := range res.Results {
-		sub := ""
-		if h.IsSubagent {
-			sub = " subagent"
-		}
-		fmt.Fprintf(w, "%2d. %s  %s %s/%s%s  %s\n", i+1, h.Timestamp.Local().Format("2006-01-02 15:04"),
-			h.Provider, h.Role, h.EventType, sub, oneLine(h.Workspace))
-		fmt.Fprintf(w, "    %s\n", oneLine(h.Snippet))
-		fmt.Fprintf(w, "    %s  %s  score %.3f\n", h.CtxEventID, h.CtxSessionID, h.Score)
+		b.Reset()
+		printHitHead(&b, env, st, width, i+1, &h)
+		renderSnippet(&b, st, h.Snippet, h.Highlights, width, "    ")
+		fmt.Fprintf(&b, "    %s  %s  %s\n", st.cyan(idPrefix(h.CtxEventID, 12)), st.dim(idPrefix(h.CtxSessionID, 8)),
+			st.dim(fmt.Sprintf("score %.3f", h.Score)))
+		fmt.Fprint(w, b.String())
 	}
 	if len(res.Results) > 0 {
 		fmt.Fprintf(w, "%d of %d matches, generation %d, scope %s, %s, %d ms\n", md.Returned,
@@ -132,4 +132,25 @@ func printSearch(env *Env, res *query.SearchResult) {
 	if fb := md.Fallback; fb != nil {
 		fmt.Fprintf(w, "Note: %s search answered as %s (%s): %s.\n", fb.From, fb.To, fb.Reason, fb.Note)
 	}
+}
+
+// printHitHead writes a hit's first line: rank, time (or "-"),
+// provider, role/type and the workspace, cut from its left to fit the
+// width.
+func printHitHead(b *strings.Builder, env *Env, st style, width, n int, h *query.SearchHit) {
+	when := stamp(h.Timestamp, "2006-01-02 15:04")
+	kind := oneLine(h.Role) + "/" + oneLine(h.EventType)
+	if h.IsSubagent {
+		kind += " subagent"
+	}
+	head := fmt.Sprintf("%2d. %s  %s %s", n, when, oneLine(h.Provider), kind)
+	ws := tildeHome(env, oneLine(h.Workspace))
+	if width > 0 && ws != "" {
+		ws = fitLeft(ws, max(width-utf8.RuneCountInString(head)-2, 12))
+	}
+	fmt.Fprintf(b, "%2d. %s  %s %s", n, when, st.cyan(oneLine(h.Provider)), kind)
+	if ws != "" {
+		fmt.Fprintf(b, "  %s", st.dim(ws))
+	}
+	b.WriteByte('\n')
 }

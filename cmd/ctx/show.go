@@ -110,8 +110,8 @@ func printSessionHeader(env *Env, s *core.Session) {
 		fmt.Fprintf(w, "title:     %s\n", oneLine(s.Title))
 	}
 	fmt.Fprintf(w, "workspace: %s  branch: %s\n", oneLine(s.Workspace), oneLine(s.GitBranch))
-	fmt.Fprintf(w, "time:      %s – %s, %d events\n", s.Started.Local().Format("2006-01-02 15:04"),
-		s.Ended.Local().Format("2006-01-02 15:04"), s.EventCount)
+	fmt.Fprintf(w, "time:      %s – %s, %d events\n", strings.TrimSpace(stamp(s.Started, "2006-01-02 15:04")),
+		strings.TrimSpace(stamp(s.Ended, "2006-01-02 15:04")), s.EventCount)
 	if s.IsSubagent {
 		fmt.Fprintf(w, "parent:    %s  root: %s\n", s.ParentSessionID, s.RootSessionID)
 	}
@@ -139,7 +139,7 @@ func printOverview(env *Env, ov *app.SessionOverview) {
 	if n := len(ov.Compactions); n > 0 {
 		marks := make([]string, len(ov.Compactions))
 		for i, c := range ov.Compactions {
-			marks[i] = fmt.Sprintf("[%d] %s", c.Ordinal, c.Timestamp.Local().Format("15:04"))
+			marks[i] = fmt.Sprintf("[%d] %s", c.Ordinal, stamp(c.Timestamp, "15:04"))
 		}
 		fmt.Fprintf(w, "%s: %s\n", plural(n, "compaction"), strings.Join(marks, ", "))
 	}
@@ -150,7 +150,7 @@ func printOverview(env *Env, ov *app.SessionOverview) {
 
 func printEvent(env *Env, e *core.Event, mark string) {
 	w := env.Stdout
-	head := fmt.Sprintf("%s[%d] %s %s/%s", mark, e.Ordinal, e.Timestamp.Local().Format("15:04:05"), e.Role, e.Type)
+	head := fmt.Sprintf("%s[%d] %s %s/%s", mark, e.Ordinal, stamp(e.Timestamp, "15:04:05"), e.Role, e.Type)
 	if e.Tool != "" {
 		head += " " + oneLine(e.Tool)
 	}

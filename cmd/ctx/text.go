@@ -6,15 +6,18 @@ import (
 	"time"
 	"unicode"
 
+	"ctx/core"
 	"ctx/query"
 )
 
-// clean makes untrusted text safe for a terminal: control characters other
-// than newline and tab (escape sequences, carriage returns, bells, C1
-// controls) are shown escaped instead of being interpreted.
+// clean makes untrusted text safe for a terminal: escape sequences
+// (colours, titles, links that tools wrote into their output) are removed,
+// and control characters other than newline and tab (carriage returns,
+// bells, C1 controls, a lone ESC) are shown escaped instead of being
+// interpreted.
 func clean(s string) string {
 	var b strings.Builder
-	for _, r := range s {
+	for _, r := range core.StripEscapes(s) {
 		switch {
 		case r == '\n' || r == '\t':
 			b.WriteRune(r)
