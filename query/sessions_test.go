@@ -147,8 +147,10 @@ func TestResolveSession(t *testing.T) {
 	if _, err := r.ResolveSession("ses_ffffffff"); CodeOf(err) != CodeNotFound {
 		t.Fatalf("unknown prefix: %v", err)
 	}
-	// Two fixtures' ids share no 4-digit prefix by luck; "ses_" alone is too short to be a prefix.
-	if _, err := r.ResolveSession("ses_"); CodeOf(err) != CodeNotFound {
-		t.Fatalf("bare ses_: %v", err)
+	// "ses_" alone or with 3 digits is too short to be a prefix: a usage error.
+	for _, arg := range []string{"ses_", "ses_245"} {
+		if _, err := r.ResolveSession(arg); CodeOf(err) != CodeInvalidRequest {
+			t.Fatalf("%s: %v", arg, err)
+		}
 	}
 }
