@@ -29,8 +29,10 @@ type Remote struct {
 // A merge never drops anything: a session this store lacks is added, one it
 // has is replaced only by a longer history of it (the same session seen from
 // two machines is one session, its ids derived from the provider's). Every
-// incoming object is read and checked before anything is written, so a
-// damaged or forged one fails the merge with nothing imported.
+// incoming session is read and checked (every object re-hashed) just before
+// it is written into the unpublished batch, one at a time, so memory holds
+// one session, not the pulled history; a damaged or forged object aborts
+// the batch and the merge publishes nothing.
 func Adopt(ctx context.Context, opts Options, remotes []Remote) (*Report, error) {
 	r, rs, unlock, err := begin(ctx, opts)
 	if err != nil {
@@ -42,11 +44,7 @@ func Adopt(ctx context.Context, opts Options, remotes []Remote) (*Report, error)
 		r.batch.Abort()
 		return nil, err
 	}
-	winners, err := r.winners(remotes)
-	if err != nil {
-		r.batch.Abort()
-		return nil, err
-	}
+	winners := r.winners(remotes)
 	r.merged = make([]refs.Merged, 0, len(remotes))
 	var names []string
 	for _, rm := range remotes {
@@ -70,13 +68,15 @@ func Adopt(ctx context.Context, opts Options, remotes []Remote) (*Report, error)
 	return rep, nil
 }
 
+// pick is the incoming history of one session that the merge adopts.
+type pick struct {
+	entry core.TreeEntry
+	from  *Remote
+}
+
 // winners picks, per session, the longest incoming history that is longer
-// than the local one, and reads it whole (every object checked).
-func (r *run) winners(remotes []Remote) ([]*core.ParsedSession, error) {
-	type pick struct {
-		entry core.TreeEntry
-		from  *Remote
-	}
+// than the local one, in session id order.
+func (r *run) winners(remotes []Remote) []pick {
 	best := map[core.SessionID]pick{}
 	for i := range remotes {
 		rm := &remotes[i]
@@ -101,29 +101,36 @@ func (r *run) winners(remotes []Remote) ([]*core.ParsedSession, error) {
 		ids = append(ids, id)
 	}
 	sort.Slice(ids, func(i, j int) bool { return string(ids[i][:]) < string(ids[j][:]) })
-	out := make([]*core.ParsedSession, 0, len(ids))
+	out := make([]pick, 0, len(ids))
 	for _, id := range ids {
-		p := best[id]
-		so, err := core.LoadSession(p.from.Objects, p.entry.Object)
-		if err != nil {
-			return nil, fmt.Errorf("ingest: session %s of machine %s: %w", id, p.from.Machine, err)
-		}
-		evs, err := core.LoadEvents(p.from.Objects, so)
-		if err != nil {
-			return nil, fmt.Errorf("ingest: session %s of machine %s: %w", id, p.from.Machine, err)
-		}
-		if so.Session.ID != id || len(evs) != so.Session.EventCount {
-			return nil, fmt.Errorf("ingest: session %s of machine %s: %w", id, p.from.Machine,
-				&objects.CorruptError{ID: p.entry.Object, Path: "machine " + p.from.Machine, Reason: "session does not match its tree entry"})
-		}
-		so.Session.Machine = p.from.Machine
-		out = append(out, &core.ParsedSession{Session: so.Session, Events: evs})
+		out = append(out, best[id])
 	}
-	return out, nil
+	return out
 }
 
-// storeAdopted writes the winning sessions and indexes their new chunks.
-func (r *run) storeAdopted(ctx context.Context, sessions []*core.ParsedSession) error {
+// read reads the picked history whole, every object checked against its
+// name and the session against its tree entry.
+func (p pick) read() (*core.ParsedSession, error) {
+	id := p.entry.Session
+	so, err := core.LoadSession(p.from.Objects, p.entry.Object)
+	if err != nil {
+		return nil, fmt.Errorf("ingest: session %s of machine %s: %w", id, p.from.Machine, err)
+	}
+	evs, err := core.LoadEvents(p.from.Objects, so)
+	if err != nil {
+		return nil, fmt.Errorf("ingest: session %s of machine %s: %w", id, p.from.Machine, err)
+	}
+	if so.Session.ID != id || len(evs) != so.Session.EventCount {
+		return nil, fmt.Errorf("ingest: session %s of machine %s: %w", id, p.from.Machine,
+			&objects.CorruptError{ID: p.entry.Object, Path: "machine " + p.from.Machine, Reason: "session does not match its tree entry"})
+	}
+	so.Session.Machine = p.from.Machine
+	return &core.ParsedSession{Session: so.Session, Events: evs}, nil
+}
+
+// storeAdopted reads each winning session and writes it, indexing its new
+// chunks; the first that cannot be read stops the index build and fails.
+func (r *run) storeAdopted(ctx context.Context, sessions []pick) error {
 	if len(sessions) == 0 {
 		return nil
 	}
@@ -143,8 +150,13 @@ func (r *run) storeAdopted(ctx context.Context, sessions []*core.ParsedSession) 
 		}
 	}()
 	var err error
-	for _, ps := range sessions {
-		if err = r.storeSession(ctx, ps, docs); err != nil {
+	for _, p := range sessions {
+		var ps *core.ParsedSession
+		if ps, err = p.read(); err == nil {
+			err = r.storeSession(ctx, ps, docs)
+		}
+		if err != nil {
+			cancel() // nothing of this build is published
 			break
 		}
 	}
