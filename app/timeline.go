@@ -21,6 +21,8 @@ type (
 	Stats = query.Stats
 	// StatsRow is the usage of a set of sessions.
 	StatsRow = query.StatsRow
+	// FileStats is one of the files the selected sessions edited most.
+	FileStats = query.FileStats
 	// StatsRequest selects the sessions stats count and their period.
 	StatsRequest = query.StatsRequest
 )

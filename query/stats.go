@@ -59,8 +59,22 @@ type ModelStats struct {
 	Tokens   core.Tokens `json:"tokens"`
 }
 
+// FileStats is one of the files the selected sessions edited most: how
+// many of them edited it, and when the last of those was active.
+type FileStats struct {
+	Path         string     `json:"path"`
+	Sessions     int        `json:"sessions"`
+	LastActivity *time.Time `json:"last_activity,omitempty"`
+}
+
+// StatsMaxFiles is how many files Stats lists.
+const StatsMaxFiles = 20
+
 // Stats is the usage of the selected sessions, in total, per agent, per
-// period and per model (kind "stats").
+// period and per model, and the files they edited most (kind "stats").
+// A session's digest lists its first core.DigestMaxFiles edited files, so
+// for the few sessions that edited more, Files counts those only:
+// FilesComplete says whether every selected session's list was whole.
 type Stats struct {
 	Kind       string          `json:"kind"`
 	Generation GenerationRef   `json:"generation"`
@@ -71,6 +85,10 @@ type Stats struct {
 	Agents     []StatsRow      `json:"agents"`
 	Periods    []StatsPeriod   `json:"periods"`
 	Models     []ModelStats    `json:"models"`
+	// Files are the StatsMaxFiles files edited by the most sessions (ties
+	// by the latest activity, then path).
+	Files         []FileStats `json:"files"`
+	FilesComplete bool        `json:"files_complete"`
 }
 
 // Stats counts the selected sessions from the tree alone.
@@ -87,7 +105,8 @@ func (r *Reader) Stats(req StatsRequest) (*Stats, error) {
 		return nil, err
 	}
 	out := &Stats{Kind: KindStats, Generation: r.Ref(), Selection: *sel, Period: req.Period, Location: zoneName(loc),
-		Agents: []StatsRow{}, Periods: []StatsPeriod{}, Models: []ModelStats{}}
+		Agents: []StatsRow{}, Periods: []StatsPeriod{}, Models: []ModelStats{}, FilesComplete: true}
+	files := map[string]*FileStats{}
 	agents := map[string]*StatsRow{}
 	periods := map[string]*StatsPeriod{}
 	periodAgents := map[string]map[string]*StatsRow{}
@@ -105,6 +124,7 @@ func (r *Reader) Stats(req StatsRequest) (*Stats, error) {
 			p.Total.add(f)
 			rowOf(periodAgents[key], f.entry.Provider).add(f)
 		}
+		countFiles(files, f, &out.FilesComplete)
 		for _, m := range f.digest.Models {
 			ms := models[m]
 			if ms == nil {
@@ -132,7 +152,58 @@ func (r *Reader) Stats(req StatsRequest) (*Stats, error) {
 		}
 		return strings.Compare(a.Model, b.Model)
 	})
+	out.Files = topFiles(files, StatsMaxFiles)
 	return out, nil
+}
+
+// countFiles counts a session once for each file its digest lists.
+func countFiles(files map[string]*FileStats, f *fact, complete *bool) {
+	d := f.digest
+	if !d.FilesComplete() {
+		*complete = false
+	}
+	seen := map[string]bool{}
+	for _, p := range d.Files {
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		fs := files[p]
+		if fs == nil {
+			fs = &FileStats{Path: p}
+			files[p] = fs
+		}
+		fs.Sessions++
+		if !f.ended.IsZero() && (fs.LastActivity == nil || f.ended.After(*fs.LastActivity)) {
+			t := f.ended.UTC()
+			fs.LastActivity = &t
+		}
+	}
+}
+
+// topFiles returns the n files edited by the most sessions.
+func topFiles(files map[string]*FileStats, n int) []FileStats {
+	out := make([]FileStats, 0, len(files))
+	for _, fs := range files {
+		out = append(out, *fs)
+	}
+	slices.SortFunc(out, func(a, b FileStats) int {
+		if a.Sessions != b.Sessions {
+			return b.Sessions - a.Sessions
+		}
+		var at, bt time.Time
+		if a.LastActivity != nil {
+			at = *a.LastActivity
+		}
+		if b.LastActivity != nil {
+			bt = *b.LastActivity
+		}
+		if c := bt.Compare(at); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Path, b.Path)
+	})
+	return out[:min(n, len(out))]
 }
 
 func rowOf(m map[string]*StatsRow, provider string) *StatsRow {

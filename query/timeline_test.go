@@ -46,7 +46,9 @@ func TestTimelineAndStatsFixtures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pinKeys(t, "stats", st, "kind", "generation", "selection", "period", "location", "total", "agents", "periods", "models")
+	pinKeys(t, "stats", st, "kind", "generation", "selection", "period", "location", "total", "agents", "periods", "models",
+		"files", "files_complete")
+	checkFileStats(t, r, st)
 	pinKeys(t, "stats row", st.Agents[0], "provider", "sessions", "subagents", "events", "prompts", "tool_calls",
 		"commands", "files_edited", "errors", "tokens", "token_sessions")
 	sum := 0
@@ -62,5 +64,46 @@ func TestTimelineAndStatsFixtures(t *testing.T) {
 	}
 	if _, err := r.Stats(StatsRequest{Period: "month"}); CodeOf(err) != CodeInvalidRequest {
 		t.Fatalf("bad period: %v", err)
+	}
+}
+
+// checkFileStats counts, from the tree's digests, the sessions that edited
+// each file, and checks the stats' most edited files against it.
+func checkFileStats(t *testing.T, r *Reader, st *Stats) {
+	t.Helper()
+	tree, err := r.Tree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{}
+	for _, e := range tree.Sessions {
+		if e.Digest == nil {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, p := range e.Digest.Files {
+			if !seen[p] {
+				seen[p] = true
+				want[p]++
+			}
+		}
+	}
+	if len(want) == 0 || len(st.Files) != min(len(want), StatsMaxFiles) {
+		t.Fatalf("%d files in the stats, %d edited in the fixtures", len(st.Files), len(want))
+	}
+	for i, f := range st.Files {
+		if f.Sessions != want[f.Path] || (i > 0 && f.Sessions > st.Files[i-1].Sessions) {
+			t.Fatalf("file %d %+v: want %d sessions, in non-increasing order (%+v)", i, f, want[f.Path], st.Files)
+		}
+		if f.LastActivity == nil {
+			t.Fatalf("file %s has no last activity", f.Path)
+		}
+	}
+	top := 0
+	for _, n := range want {
+		top = max(top, n)
+	}
+	if st.Files[0].Sessions != top || !st.FilesComplete {
+		t.Fatalf("most edited %+v, want %d sessions; complete %v", st.Files[0], top, st.FilesComplete)
 	}
 }

@@ -52,6 +52,7 @@ func TestBrowserStats(t *testing.T) {
 	if v := eval[string](t, tb, `String(window.__pwned)`); v != "undefined" {
 		t.Fatalf("hostile text ran: %s", v)
 	}
+	checkFilesEdited(t, rn, tb, since)
 	tb.open(t, "/stats?since=2000-01-01&provider=amp")
 	if n := eval[int](t, tb, `document.querySelectorAll("table.stats:not(.models) tbody tr").length`); n != 1 {
 		t.Fatalf("the agent filter leaves %d agents", n)
@@ -61,4 +62,41 @@ func TestBrowserStats(t *testing.T) {
 		t.Fatal("a bad period is not a typed error page")
 	}
 	tb.checkOrigin(t)
+}
+
+// checkFilesEdited: the stats page lists the model's most edited files
+// with their session counts, and a file leads to the sessions that edited
+// it.
+func checkFilesEdited(t *testing.T, rn *running, tb *tab, since core.Filter) {
+	t.Helper()
+	model, err := rn.srv.app.Stats(context.Background(), app.StatsRequest{Filter: since, Location: time.Local})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(model.Files) == 0 {
+		t.Fatal("the fixtures edit no file")
+	}
+	tb.open(t, "/stats?since=2000-01-01")
+	rows := eval[[]any](t, tb, `[...document.querySelectorAll("#files tbody tr")].map(r => [r.cells[0].textContent, parseInt(r.cells[1].textContent)])`)
+	if len(rows) != len(model.Files) {
+		t.Fatalf("%d file rows, the model has %d", len(rows), len(model.Files))
+	}
+	for i, r := range rows {
+		cells := r.([]any)
+		if cells[0] != oneLine(model.Files[i].Path) || int(cells[1].(float64)) != model.Files[i].Sessions {
+			t.Fatalf("file row %d %v, the model says %+v", i, cells, model.Files[i])
+		}
+	}
+	top := model.Files[0]
+	want, err := rn.srv.app.ListSessions(context.Background(), app.SessionsRequest{Filter: core.Filter{Files: []string{top.Path}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.open(t, eval[string](t, tb, `document.querySelector("#files tbody tr a").getAttribute("href")`))
+	if v := eval[string](t, tb, `document.querySelector("input[name=file]").value`); v != top.Path {
+		t.Fatalf("the file's link opened the sessions filtered by %q, want %q", v, top.Path)
+	}
+	if n := eval[int](t, tb, `document.querySelectorAll("#sessions article.srow").length`); n != len(want.Sessions) || n < top.Sessions {
+		t.Fatalf("the file's link lists %d sessions; %d edited it (the stats count %d)", n, len(want.Sessions), top.Sessions)
+	}
 }

@@ -12,7 +12,7 @@ import (
 // sessionsData is the sessions page: the filters, one page of the list
 // sessions model and the link to the next page.
 type sessionsData struct {
-	Provider, Workspace, Since, Until, Sort string
+	Provider, Workspace, File, Since, Until, Sort string
 	PrimaryOnly, Stale                      bool
 	Providers, Sorts                        []string
 	List                                    *query.SessionList
@@ -30,7 +30,7 @@ type sessionRow struct {
 
 func (s *Server) sessions(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	d := &sessionsData{Provider: q.Get("provider"), Workspace: q.Get("workspace"), Since: q.Get("since"),
+	d := &sessionsData{Provider: q.Get("provider"), Workspace: q.Get("workspace"), File: q.Get("file"), Since: q.Get("since"),
 		Until: q.Get("until"), Sort: q.Get("sort"), PrimaryOnly: q.Get("primary") == "1", Stale: q.Get("stale") == "1",
 		Sorts: []string{"last_activity", "started", "events", "name"}}
 	for _, p := range sources.Builtin() {
@@ -74,6 +74,9 @@ func sessionsRequest(d *sessionsData, cursor string, limit int) (query.SessionsR
 	args := query.FilterArgs{Workspace: d.Workspace, PrimaryOnly: d.PrimaryOnly}
 	if d.Provider != "" {
 		args.Providers = []string{d.Provider}
+	}
+	if d.File != "" {
+		args.Files = []string{d.File}
 	}
 	now := time.Now()
 	var err error

@@ -17,7 +17,17 @@ type statsData struct {
 	Stats   *app.Stats
 	Charts  []chart
 	Legend  []string // the agents, in the order the bars stack them
+	Files   []fileBar
 }
+
+// fileBar is one of the files edited most, with its bar's width.
+type fileBar struct {
+	app.FileStats
+	W float64
+}
+
+// fileBarW is the width of the files' bars (SVG user units).
+const fileBarW = 160
 
 // chart is one measure per period as horizontal bars stacked per agent,
 // drawn by the server as SVG (no script).
@@ -70,6 +80,9 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request) error {
 		barChart("events", "Events", d.Stats, d.Legend, func(r app.StatsRow) int { return r.Events }),
 		barChart("tools", "Tool calls", d.Stats, d.Legend, func(r app.StatsRow) int { return r.ToolCalls }),
 		barChart("sessions", "Sessions", d.Stats, d.Legend, func(r app.StatsRow) int { return r.Sessions }),
+	}
+	for _, f := range d.Stats.Files {
+		d.Files = append(d.Files, fileBar{FileStats: f, W: float64(f.Sessions) / float64(d.Stats.Files[0].Sessions) * fileBarW})
 	}
 	gen := d.Stats.Generation
 	return s.render(w, r, http.StatusOK, "stats", pageData{Title: "Stats", Nav: "stats", Gen: &gen, Data: d})

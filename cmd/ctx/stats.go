@@ -88,6 +88,18 @@ func printStats(env *Env, s *app.Stats) {
 		}
 		t.print(w, env.width(), st)
 	}
+	if len(s.Files) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, st.bold("Files edited most"))
+		t := &table{head: []string{"FILE", "SESSIONS"}, right: map[int]bool{1: true}, flex: 0, shrink: 0}
+		for _, f := range s.Files {
+			t.add(tildeHome(env, oneLine(f.Path)), humanCount(f.Sessions))
+		}
+		t.print(w, env.width(), st)
+		if !s.FilesComplete {
+			fmt.Fprintln(w, st.dim("(lower bounds: a few sessions edited more files than their summaries list)"))
+		}
+	}
 }
 
 func statsTable(env *Env, st style, first string, rows []app.StatsRow, name func(app.StatsRow) string, total *app.StatsRow) {
