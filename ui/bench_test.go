@@ -25,7 +25,7 @@ var benchTyped = []string{"flaky test", "parseConfig", "connection refused", "re
 //
 //	CTX_UI_BENCH_STORE=S go test ./ui/ -run '^$' -bench BrowserFigures -benchtime 1x
 //
-// It reports the search page's first screen (navigation start to first
+// It reports the sessions and search pages' first screens (navigation start to first
 // contentful paint), keystroke to rendered results (p50, p95), the first
 // screen of the store's longest session in log mode, and the peak RSS of
 // the ctx ui process.
@@ -39,6 +39,7 @@ func BenchmarkBrowserFigures(b *testing.B) {
 	rn := &running{base: url[:strings.Index(url, "/?k=")]}
 	tb := newBenchTab(b, rn, url)
 	for range b.N {
+		b.ReportMetric(firstScreen(b, tb, "/"), "sessions-first-screen-ms")
 		fcp := firstScreen(b, tb, "/search")
 		b.ReportMetric(fcp, "search-first-screen-ms")
 		long := firstScreen(b, tb, "/session/"+longest+"?mode=log")
