@@ -57,6 +57,7 @@ func TestEndToEnd(t *testing.T) {
 			e.pageSessionToEnd()
 			e.pageEventsToEnd()
 			e.listSessions(w)
+			e.timelineAndStats(w)
 		})
 	}
 	t.Run("raw-pipe", func(t *testing.T) { rawPipe(t, w) })
@@ -83,7 +84,7 @@ func connectE2E(t *testing.T, w *world, version string) *e2e {
 	}
 	slices.Sort(names)
 	want := []string{"blame", "continue_thread", "get_context", "ingest_context", "list_sessions", "list_threads", "query_events",
-		"save_session", "search", "show_event", "show_session", "sources", "status"}
+		"save_session", "search", "show_event", "show_session", "sources", "stats", "status", "timeline"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools %v, want %v", names, want)
 	}
@@ -389,4 +390,56 @@ func (e *e2e) listSessions(w *world) {
 	first := e.ok("list_sessions", map[string]any{"limit": 1})
 	e.fails("cursor_mismatch", "list_sessions", map[string]any{"limit": 1, "sort": "name", "cursor": first["next_cursor"]})
 	e.fails("cursor_mismatch", "query_events", map[string]any{"cursor": first["next_cursor"]})
+}
+
+// timelineAndStats: the timeline and stats tools answer the CLI's read
+// models over the same window, default to a recent window, and refuse bad
+// input with typed errors.
+func (e *e2e) timelineAndStats(w *world) {
+	var cliTL struct {
+		Sessions int `json:"sessions"`
+		Events   int `json:"events"`
+		Days     []struct {
+			Date string `json:"date"`
+		} `json:"days"`
+	}
+	if err := json.Unmarshal([]byte(w.ctx(e.t, "timeline", "--since", "2000-01-01", "--no-commits", "--format", "json")), &cliTL); err != nil {
+		e.t.Fatal(err)
+	}
+	tl := e.ok("timeline", map[string]any{"since": "2000-01-01", "commits": false})
+	if tl["kind"] != "timeline" || int(tl["sessions"].(float64)) != cliTL.Sessions || int(tl["events"].(float64)) != cliTL.Events ||
+		len(tl["days"].([]any)) != len(cliTL.Days) || cliTL.Sessions < 4 {
+		e.t.Fatalf("timeline: MCP %v sessions %v events %d days; CLI %+v", tl["sessions"], tl["events"], len(tl["days"].([]any)), cliTL)
+	}
+	if first := tl["days"].([]any)[0].(map[string]any)["date"]; first != cliTL.Days[0].Date {
+		e.t.Fatalf("newest day: MCP %v, CLI %s", first, cliTL.Days[0].Date)
+	}
+	if recent := e.ok("timeline", nil); int(recent["sessions"].(float64)) > cliTL.Sessions {
+		e.t.Fatalf("the default window holds more than everything: %v", recent["sessions"])
+	}
+	var cliStats struct {
+		Total struct {
+			Sessions, Events int
+		} `json:"total"`
+		Files []struct {
+			Path     string `json:"path"`
+			Sessions int    `json:"sessions"`
+		} `json:"files"`
+	}
+	if err := json.Unmarshal([]byte(w.ctx(e.t, "stats", "--since", "2000-01-01", "--by", "week", "--format", "json")), &cliStats); err != nil {
+		e.t.Fatal(err)
+	}
+	st := e.ok("stats", map[string]any{"since": "2000-01-01", "period": "week", "providers": []string{}})
+	total := st["total"].(map[string]any)
+	if int(total["sessions"].(float64)) != cliStats.Total.Sessions || int(total["events"].(float64)) != cliStats.Total.Events ||
+		st["period"] != "week" || len(st["files"].([]any)) != len(cliStats.Files) {
+		e.t.Fatalf("stats: MCP total %v files %d; CLI %+v", total, len(st["files"].([]any)), cliStats)
+	}
+	codex := e.ok("stats", map[string]any{"since": "2000-01-01", "providers": []string{"codex"}})
+	if agents := codex["agents"].([]any); len(agents) != 1 || agents[0].(map[string]any)["provider"] != "codex" {
+		e.t.Fatalf("stats for codex: %v", codex["agents"])
+	}
+	e.fails("invalid_request", "stats", map[string]any{"period": "month"})
+	e.fails("invalid_request", "timeline", map[string]any{"since": "last tuesday"})
+	e.fails("invalid_request", "stats", map[string]any{"machines": []string{"Not A Machine"}})
 }

@@ -69,12 +69,13 @@ type Server struct {
 }
 
 // allTools lists every tool of the stdio door (tools/list shows them
-// sorted by name): the seven of spec 000, list_sessions (the session
-// browser of ctx list sessions) and the five of spec 001. The
+// sorted by name): the seven of spec 000, list_sessions, timeline and
+// stats (the read models of ctx list sessions, ctx timeline and ctx stats)
+// and the five of spec 001. The
 // definitions are built once: they are immutable.
 var allTools = sync.OnceValue(func() []toolDef {
 	return append([]toolDef{statusTool(), sourcesTool(), searchTool(), showSessionTool(), showEventTool(),
-		queryEventsTool(), blameTool(), listSessionsTool()}, handoffTools()...)
+		queryEventsTool(), blameTool(), listSessionsTool(), timelineTool(), statsTool()}, handoffTools()...)
 })
 
 // handoffTools are the five tools of spec 001, the whole HTTP surface.
