@@ -125,7 +125,7 @@ func TestHandoffRoundTrip(t *testing.T) {
 	w := newHandoffWorld(t)
 	a := w.connect(t, "claude-code", w.root)
 	want := []string{"blame", "continue_thread", "get_context", "ingest_context", "list_sessions", "list_threads", "query_events",
-		"save_session", "search", "show_event", "show_session", "sources", "status"}
+		"save_session", "search", "show_event", "show_session", "sources", "stats", "status", "timeline"}
 	if got := a.tools(); !slices.Equal(got, want) {
 		t.Fatalf("stdio tools %v, want %v", got, want)
 	}

@@ -49,7 +49,7 @@ func TestToolSnapshots(t *testing.T) {
 // output schema that admits the typed error object.
 func TestToolMetadata(t *testing.T) {
 	tools := testServer(t).Tools()
-	if len(tools) != 13 {
+	if len(tools) != 15 {
 		t.Fatalf("%d tools", len(tools))
 	}
 	writes := map[string]bool{"save_session": true, "ingest_context": true}
