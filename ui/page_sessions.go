@@ -13,12 +13,12 @@ import (
 // sessions model and the link to the next page.
 type sessionsData struct {
 	Provider, Workspace, File, Since, Until, Sort string
-	PrimaryOnly, Stale                      bool
-	Providers, Sorts                        []string
-	List                                    *query.SessionList
-	Rows                                    []sessionRow
-	More                                    string
-	Err                                     *Error
+	PrimaryOnly, Stale                            bool
+	Providers, Sorts                              []string
+	List                                          *query.SessionList
+	Rows                                          []sessionRow
+	More                                          string
+	Err                                           *Error
 }
 
 // sessionRow is a row with its untrusted title made one clean line.
