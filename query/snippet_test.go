@@ -91,3 +91,20 @@ func TestSnippetPath(t *testing.T) {
 		t.Errorf("the path is not marked whole in %q: %q", s, got)
 	}
 }
+
+// FuzzSnippet: any text and query give a valid UTF-8 snippet of bounded
+// size whose spans lie in it, in order, on rune boundaries.
+func FuzzSnippet(f *testing.F) {
+	f.Add("\x1b[1mPostToolUse:Edit\x1b[22m [uv run ruff format] completed", "ruff format")
+	f.Add(strings.Repeat("é ", 500)+"needle", `"é é" needle`)
+	f.Add("a\x00b\u2028c\x9b31m", "a b c")
+	f.Fuzz(func(t *testing.T, text, q string) {
+		s, spans := Snippet(text, index.HighlightTerms(q), SnippetBytes)
+		if !utf8.ValidString(text) {
+			return // stored event text is valid UTF-8
+		}
+		if !utf8.ValidString(s) || len(s) > SnippetBytes+2*len("…") || !validSpans(s, spans) {
+			t.Fatalf("Snippet(%q, %q) = %q %v", text, q, s, spans)
+		}
+	})
+}
