@@ -12,13 +12,14 @@ import (
 // on the page path (the MCP contract of spec 000), Completion on the
 // complete path.
 type Transcript struct {
-	Kind       string              `json:"kind"`
-	Generation query.GenerationRef `json:"generation"`
-	Session    core.Session        `json:"session"`
-	Mode       string              `json:"mode"`
-	Events     []core.Event        `json:"events"`
-	Pagination *query.Pagination   `json:"pagination,omitempty"`
-	Completion *query.Completion   `json:"completion,omitempty"`
+	Kind       string               `json:"kind"`
+	Generation query.GenerationRef  `json:"generation"`
+	Session    core.Session         `json:"session"`
+	Mode       string               `json:"mode"`
+	Events     []core.Event         `json:"events"`
+	Skipped    []query.SkippedEvent `json:"skipped,omitempty"` // page path: events alone over MaxBytes, stepped past
+	Pagination *query.Pagination    `json:"pagination,omitempty"`
+	Completion *query.Completion    `json:"completion,omitempty"`
 }
 
 // ShowSessionOptions selects how ShowSession reads a session. With Limit
@@ -31,7 +32,7 @@ type ShowSessionOptions struct {
 	Cursor    string // page path: the previous page's Pagination.NextCursor
 	From      int    // page path without a cursor: the first ordinal of the page (the viewer's jump to an event)
 	MaxEvents int    // complete path: stop after this many events (0: all)
-	MaxBytes  int    // page path: end the page before its JSON exceeds this (0: no budget)
+	MaxBytes  int    // page path: end the page before its JSON exceeds this (0: no budget); an event alone over it is skipped
 }
 
 // Paged reports whether the options select the page path.
@@ -76,7 +77,7 @@ func (p *Pinned) ShowSession(ctx context.Context, id string, opts ShowSessionOpt
 			return nil, err
 		}
 		return &Transcript{Kind: pg.Kind, Generation: pg.Generation, Session: pg.Session, Mode: pg.Mode,
-			Events: pg.Events, Pagination: &pg.Pagination}, nil
+			Events: pg.Events, Skipped: pg.Skipped, Pagination: &pg.Pagination}, nil
 	}
 	t := &Transcript{Kind: query.KindSessionTranscript, Events: []core.Event{}}
 	done, err := p.StreamSession(ctx, query.ShowSessionRequest{ID: id, Mode: opts.Mode, MaxEvents: opts.MaxEvents},

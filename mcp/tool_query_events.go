@@ -143,5 +143,6 @@ func renderEventRange(p *query.EventRangePage) string {
 			t.linef("    %s", excerpt(e.Command, 600))
 		}
 	}
+	renderSkipped(t, p.Skipped)
 	return t.String()
 }

@@ -91,8 +91,9 @@ const pageBudget = MaxResponseBytes - envelopeReserve - maxTextBytes - 1024
 // fitPage reads a page within the response budget. read returns the page,
 // its event count and its text fallback for a structured-content budget;
 // when the whole reply still does not fit (escaping the budget did not
-// see), the budget shrinks in proportion and the page is read again. A
-// page that cannot hold even one event is output_limit_exceeded.
+// see), the budget shrinks in proportion and the page is read again, until
+// an event too large for it is listed as skipped. A page that holds no
+// event and still does not fit is output_limit_exceeded.
 func fitPage(read func(maxBytes int) (any, int, string, error)) (*reply, error) {
 	budget := pageBudget
 	for range 4 {
@@ -107,7 +108,7 @@ func fitPage(read func(maxBytes int) (any, int, string, error)) (*reply, error) 
 		if rep.fits() {
 			return rep, nil
 		}
-		if n <= 1 {
+		if n == 0 { // nothing left to shorten: a lone event over the budget is skipped by the read itself
 			break
 		}
 		budget = int(float64(budget) * float64(MaxResponseBytes-envelopeReserve) / float64(rep.bytes) * 0.95)
@@ -127,5 +128,15 @@ func renderSessionPage(p *app.Transcript) string {
 	for i := range p.Events {
 		renderEvent(t, &p.Events[i], "")
 	}
+	renderSkipped(t, p.Skipped)
 	return t.String()
+}
+
+// renderSkipped lists the events a page stepped past, with the read that
+// holds each.
+func renderSkipped(t *textBuilder, skipped []query.SkippedEvent) {
+	for i := range skipped {
+		sk := &skipped[i]
+		t.linef("Skipped [%d] %s %s (%s): %s", sk.Ordinal, sk.EventType, sk.CtxEventID, sk.CtxSessionID, sk.Hint)
+	}
 }

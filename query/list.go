@@ -41,9 +41,9 @@ type ListRequest struct {
 	Limit   int    // default 200, 1..4096
 	Cursor  string // opaque, from a previous page's NextCursor
 	// MaxBytes, when positive, ends the page early once its compact JSON
-	// would exceed it (the page is then truncated). At least one event is
-	// returned, unless that event alone exceeds the budget:
-	// output_limit_exceeded.
+	// would exceed it (the page is then truncated). An event that alone
+	// exceeds it is listed in the page's Skipped, and the cursor steps past
+	// it.
 	MaxBytes int
 }
 
@@ -126,8 +126,11 @@ type EventRangePage struct {
 	// Complete is true when no selected event remains after this page.
 	Complete bool `json:"complete"`
 	// Truncated is true when MaxBytes ended the page before its limit.
-	Truncated  bool   `json:"truncated"`
-	NextCursor string `json:"next_cursor,omitempty"`
+	Truncated bool `json:"truncated"`
+	// Skipped are the selected events of this page's range that alone
+	// exceed the byte budget: the cursor steps past them.
+	Skipped    []SkippedEvent `json:"skipped,omitempty"`
+	NextCursor string         `json:"next_cursor,omitempty"`
 }
 
 // KindEventRangePage is the kind of EventRangePage.
@@ -173,7 +176,8 @@ func (req *ListRequest) plan() (*listPlan, error) {
 	}
 	p.compile(scope)
 	bound := p.sel
-	bound.Limit = 0
+	bound.Limit, bound.Content = 0, "" // neither changes which events are selected
+
 	b, err := json.Marshal(bound)
 	if err != nil {
 		return nil, err

@@ -206,9 +206,15 @@ func TestListEventsCursorBinding(t *testing.T) {
 	if q, err := r.ListEvents(ctx, next); err != nil || q.Events[0].CtxEventID == p.Events[4].CtxEventID {
 		t.Fatalf("continuation: %v", err)
 	}
+	// So does the same selection under another content projection: the
+	// projection does not change which events are selected.
+	next = ListRequest{Limit: 5, Cursor: p.NextCursor, Filter: req.Filter, Content: ContentNone}
+	if q, err := r.ListEvents(ctx, next); err != nil || q.Events[0].CtxEventID == p.Events[4].CtxEventID {
+		t.Fatalf("continuation under content none: %v", err)
+	}
 	withUser := req.Filter
 	withUser.Roles = []core.Role{core.RoleUser}
-	for _, other := range []ListRequest{{Limit: 5}, {Filter: req.Filter, Content: ContentText},
+	for _, other := range []ListRequest{{Limit: 5},
 		{Filter: req.Filter, Order: OrderDesc}, {Filter: withUser}} {
 		other.Cursor = p.NextCursor
 		_, err := r.ListEvents(ctx, other)

@@ -224,10 +224,12 @@ func (r *Reader) fillPage(ctx context.Context, p *listPlan, tree *core.Tree, sta
 		return err
 	}
 	var last cursorPos
-	more, used := false, 0
+	more, evBytes := false, 0
+	fill := newPageFill(base, p.maxBytes, p.sel.Content)
 	w := &listWalk{r: r, ctx: ctx, p: p, tree: tree}
 	err = w.run(start, func(ti int, s *core.Session, e *core.Event) (bool, error) {
-		if len(page.Events) == p.limit {
+		n := len(page.Events) + len(page.Skipped)
+		if n == p.limit {
 			more = true
 			return true, nil
 		}
@@ -236,22 +238,26 @@ func (r *Reader) fillPage(ctx context.Context, p *listPlan, tree *core.Tree, sta
 		if err != nil {
 			return true, err
 		}
-		if p.maxBytes > 0 && base+used+len(b)+1 > p.maxBytes {
-			if len(page.Events) == 0 {
-				return true, Errorf(CodeOutputLimit, "one event alone exceeds the response size limit: ask for content text or none")
-			}
+		v, sk, err := fill.offer(s, e, len(b), n == 0)
+		switch {
+		case err != nil:
+			return true, err
+		case v == fillFull:
 			more, page.Truncated = true, true
 			return true, nil
+		case v == fillSkip:
+			page.Skipped = append(page.Skipped, *sk)
+		default:
+			page.Events = append(page.Events, row)
+			evBytes += len(b) + 1
 		}
-		page.Events = append(page.Events, row)
-		used += len(b) + 1
 		last = cursorPos{Kind: cursorListEvents, Gen: r.id, Binding: p.binding, Session: uint64(ti), Ordinal: uint64(e.Ordinal)}
 		return false, nil
 	})
 	if err != nil {
 		return err
 	}
-	page.Usage = PageUsage{Returned: len(page.Events), Limit: p.limit, Bytes: max(used+1, 2)}
+	page.Usage = PageUsage{Returned: len(page.Events), Limit: p.limit, Bytes: max(evBytes+1, 2)}
 	page.Complete = !more
 	if more {
 		page.NextCursor = encodeCursor(last, key)

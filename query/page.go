@@ -22,9 +22,8 @@ type ShowSessionPageRequest struct {
 	// any event; the page seeks to its chunk like a cursor does.
 	From int
 	// MaxBytes, when positive, ends the page early once its compact JSON
-	// would exceed it (has_more stays true). At least one event is
-	// returned, unless that event alone exceeds the budget:
-	// output_limit_exceeded.
+	// would exceed it (has_more stays true). An event that alone exceeds
+	// it is listed in the page's Skipped, and the cursor steps past it.
 	MaxBytes int
 }
 
@@ -35,7 +34,10 @@ type SessionPage struct {
 	Session    core.Session  `json:"session"`
 	Mode       string        `json:"mode"`
 	Events     []core.Event  `json:"events"`
-	Pagination Pagination    `json:"pagination"`
+	// Skipped are the selected events of this page's range that alone
+	// exceed the byte budget: the cursor steps past them.
+	Skipped    []SkippedEvent `json:"skipped,omitempty"`
+	Pagination Pagination     `json:"pagination"`
 }
 
 // Pagination is the paging state of a SessionPage: NextCursor is present
@@ -133,7 +135,7 @@ func (r *Reader) fillSessionPage(so *core.SessionObject, from int, req ShowSessi
 	if err != nil {
 		return 0, err
 	}
-	used, last := len(head)+16, -1
+	fill, last := newPageFill(len(head)+16, req.MaxBytes, ContentFull), -1
 	for k := max(chunkAt(so.Chunks, from), 0); k < len(so.Chunks); k++ {
 		c, err := r.loadChunk(so.Chunks[k].ID)
 		if err != nil {
@@ -144,25 +146,31 @@ func (r *Reader) fillSessionPage(so *core.SessionObject, from int, req ShowSessi
 			if e.Ordinal < from || !InMode(req.Mode, e) {
 				continue
 			}
-			if len(page.Events) == req.Limit {
+			n := len(page.Events) + len(page.Skipped)
+			if n == req.Limit {
 				page.Pagination.HasMore = true
 				return last, nil
 			}
+			size := 0
 			if req.MaxBytes > 0 {
 				b, err := json.Marshal(e)
 				if err != nil {
 					return 0, err
 				}
-				if used+len(b)+1 > req.MaxBytes {
-					if len(page.Events) == 0 {
-						return 0, Errorf(CodeOutputLimit, "one event alone exceeds the response size limit: read it with show_event, or use the CLI")
-					}
-					page.Pagination.HasMore = true
-					return last, nil
-				}
-				used += len(b) + 1
+				size = len(b)
 			}
-			page.Events = append(page.Events, *e)
+			v, sk, err := fill.offer(&so.Session, e, size, n == 0)
+			switch {
+			case err != nil:
+				return 0, err
+			case v == fillFull:
+				page.Pagination.HasMore = true
+				return last, nil
+			case v == fillSkip:
+				page.Skipped = append(page.Skipped, *sk)
+			default:
+				page.Events = append(page.Events, *e)
+			}
 			last = e.Ordinal
 		}
 	}

@@ -145,7 +145,7 @@ func TestShowSessionPageMaxBytes(t *testing.T) {
 	if err != nil || !p.Pagination.HasMore || p.Pagination.Returned == 0 || p.Pagination.Returned >= 100 {
 		t.Fatalf("short page: %+v %v", p.Pagination, err)
 	}
-	// A budget smaller than one event fails rather than clipping it.
+	// A budget that cannot hold even a skipped event's reference fails rather than clipping.
 	_, err = r.ShowSessionPage(ShowSessionPageRequest{ID: id, Mode: ModeLog, MaxBytes: 1200})
 	wantCode(t, err, CodeOutputLimit)
 }
