@@ -8,7 +8,8 @@ import "fmt"
 const (
 	ProblemTornLine        = "torn_line"        // the last line of a file is incomplete (a live write)
 	ProblemInvalidJSON     = "invalid_json"     // a line or file is not valid JSON
-	ProblemBinaryLine      = "binary_line"      // a line holds binary bytes (NUL or invalid UTF-8)
+	ProblemBinaryLine      = "binary_line"      // a line holds binary bytes (NUL or invalid UTF-8) and is not JSON even with them replaced
+	ProblemReplacedBytes   = "replaced_bytes"   // a record held NUL or invalid UTF-8 bytes: they were replaced by U+FFFD and the record kept
 	ProblemLineTooLong     = "line_too_long"    // a line exceeds the per-line limit and was skipped
 	ProblemUnknownRecord   = "unknown_record"   // a record type the parser does not know (kept as other)
 	ProblemFileVanished    = "file_vanished"    // a file disappeared between discovery and reading

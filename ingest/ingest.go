@@ -134,7 +134,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	defer unlock()
 	todo := r.plan()
 	r.planned(todo)
-	if len(todo) == 0 && !r.changedMissing {
+	if len(todo) == 0 && !r.changedMissing && !r.problemsChanged() {
 		if !opts.Deferred {
 			r.buildVectors(ctx)
 		}

@@ -3,6 +3,8 @@ package ingest
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 
 	"ctx/core"
@@ -28,12 +30,6 @@ func (r *run) publish(ctx context.Context, rs *refs.Refs) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	prev := r.st.prev
-	if prev != nil && treeID == prev.Tree && len(r.newShards) == 0 && !r.changedMissing && len(r.merged) == 0 &&
-		!r.forgetChanged {
-		r.batch.Abort()
-		return r.rep, nil
-	}
 	cursors := &core.Cursors{}
 	for _, c := range r.st.cursors {
 		cursors.Files = append(cursors.Files, c)
@@ -42,8 +38,15 @@ func (r *run) publish(ctx context.Context, rs *refs.Refs) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	sources := r.sourceStats(cursors)
+	prev := r.st.prev
+	if prev != nil && treeID == prev.Tree && len(r.newShards) == 0 && !r.changedMissing && len(r.merged) == 0 &&
+		!r.forgetChanged && !statsChanged(prev, sources) {
+		r.batch.Abort()
+		return r.rep, nil
+	}
 	gen := &refs.Generation{Number: r.st.number + 1, Tree: treeID, Cursors: curID, Created: r.opts.Now(),
-		Importer: r.opts.Version, Sessions: len(entries), Events: events, Sources: r.sourceStats(cursors),
+		Importer: r.opts.Version, Sessions: len(entries), Events: events, Sources: sources,
 		Merged: r.merged}
 	if prev != nil {
 		gen.Parent = &r.st.prevID
@@ -99,6 +102,32 @@ func (r *run) publish(ctx context.Context, rs *refs.Refs) (*Report, error) {
 	return r.rep, nil
 }
 
+// statsChanged reports whether sources differ from the figures prev
+// published.
+func statsChanged(prev *refs.Generation, sources []refs.SourceStats) bool {
+	return prev == nil || !slices.EqualFunc(sources, prev.Sources, sameStats)
+}
+
+// problemsChanged reports, before anything is read, whether this run's
+// figures already differ from the active generation's: a discovery problem
+// gone (or new) is worth a generation even when no file changed.
+func (r *run) problemsChanged() bool {
+	cursors := &core.Cursors{}
+	for _, c := range r.st.cursors {
+		cursors.Files = append(cursors.Files, c)
+	}
+	return r.st.prev != nil && statsChanged(r.st.prev, r.sourceStats(cursors))
+}
+
+// sameStats reports whether two sources' figures are the same: an import
+// that changes nothing else still publishes when its problem counts
+// changed (an unreadable directory readable again, a FIFO removed), so that
+// status never shows a cause that is gone.
+func sameStats(a, b refs.SourceStats) bool {
+	return a.Provider == b.Provider && a.Root == b.Root && a.Group == b.Group && a.Files == b.Files &&
+		a.Sessions == b.Sessions && a.Events == b.Events && a.Redactions == b.Redactions && maps.Equal(a.Problems, b.Problems)
+}
+
 // sourceStats sums the cursors per source (provider, root, group) and adds
 // the discovery problems of this run.
 func (r *run) sourceStats(c *core.Cursors) []refs.SourceStats {
@@ -139,7 +168,10 @@ func (r *run) sourceStats(c *core.Cursors) []refs.SourceStats {
 		if out[i].Provider != out[j].Provider {
 			return out[i].Provider < out[j].Provider
 		}
-		return out[i].Root < out[j].Root
+		if out[i].Root != out[j].Root {
+			return out[i].Root < out[j].Root
+		}
+		return out[i].Group < out[j].Group
 	})
 	return out
 }

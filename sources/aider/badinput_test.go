@@ -44,7 +44,7 @@ func TestBadInput(t *testing.T) {
 	res := parseText(t, strings.Join(lines, "\n"), "bad.md")
 	want := map[string][]int{
 		core.ProblemInvalidRecord: {1, 10},
-		core.ProblemBinaryLine:    {6, 13},
+		core.ProblemReplacedBytes: {6, 13}, // kept, the bad bytes replaced
 		core.ProblemTornLine:      {19},
 	}
 	if got := problemLines(res); !reflect.DeepEqual(got, want) {
@@ -60,7 +60,7 @@ func TestBadInput(t *testing.T) {
 	if w := []string{"", "2025-06-02 11:47:49", "yesterday", "2025-06-02 11:47:49~1"}; !reflect.DeepEqual(natives, w) {
 		t.Errorf("sessions %q, want %q", natives, w)
 	}
-	if w := []string{"stray text before any header", "first", "reply one", "second", "third"}; !reflect.DeepEqual(prompts, w) {
+	if w := []string{"stray text before any header", "first", "\uFFFD\x01 binary\n\nreply one", "second", "\uFFFD not utf-8", "third"}; !reflect.DeepEqual(prompts, w) {
 		t.Errorf("messages %q, want %q", prompts, w)
 	}
 	if !res.Sessions[2].Session.Started.IsZero() {

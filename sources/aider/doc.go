@@ -47,8 +47,8 @@
 //     block's kind and boundaries depend only on the lines before it, so
 //     keys of earlier events never change as the log grows. Sessions without
 //     any input or reply (started and quit) are skipped.
-//   - Bad input: binary lines (binary_line), over-long lines
-//     (line_too_long) and a last line without its newline (torn_line, left
-//     for the next import) are skipped and counted; an empty file is
-//     empty_file.
+//   - Bad input: NUL bytes and invalid UTF-8 are replaced by U+FFFD and the
+//     line kept (replaced_bytes); over-long lines (line_too_long) and a last
+//     line without its newline (torn_line, left for the next import) are
+//     skipped and counted; an empty file is empty_file.
 package aider

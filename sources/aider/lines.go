@@ -3,7 +3,6 @@ package aider
 import (
 	"bytes"
 	"io"
-	"unicode/utf8"
 
 	"ctx/core"
 	"ctx/sources/jsonl"
@@ -14,8 +13,9 @@ import (
 const maxLine = 4 << 20
 
 // readLines calls fn for every complete, readable line of r (without its
-// line ending). A line with NUL bytes or invalid UTF-8 is reported as
-// binary_line and skipped; an over-long line as line_too_long. A last line
+// line ending). A line with NUL bytes or invalid UTF-8 is kept with those
+// bytes replaced by U+FFFD and reported as replaced_bytes; an over-long
+// line is skipped and reported as line_too_long. A last line
 // without a newline is a write in progress: it is reported as torn_line and
 // left for the next import.
 func readLines(r io.Reader, fn func(no int, line string)) ([]core.Problem, error) {
@@ -29,10 +29,12 @@ func readLines(r io.Reader, fn func(no int, line string)) ([]core.Problem, error
 		switch line := bytes.TrimRight(l.Data, "\r\n"); {
 		case l.TooLong:
 			problems = append(problems, core.Problem{Code: core.ProblemLineTooLong, Line: l.No})
-		case bytes.IndexByte(line, 0) >= 0 || !utf8.Valid(line):
-			problems = append(problems, core.Problem{Code: core.ProblemBinaryLine, Line: l.No})
 		default:
-			fn(l.No, string(line))
+			clean, replaced := jsonl.Clean(line)
+			if replaced {
+				problems = append(problems, core.Problem{Code: core.ProblemReplacedBytes, Line: l.No})
+			}
+			fn(l.No, string(clean))
 		}
 		return nil
 	})

@@ -59,7 +59,7 @@ func ParseReader(r io.Reader, f core.SourceFile, meta *SubagentMeta) (core.Parse
 		return core.ParseResult{}, fmt.Errorf("claude: read %s: %w", f.Path, err)
 	}
 	problems = append(problems, p.problems...)
-	if p.records == 0 {
+	if p.records == 0 && len(problems) == 0 { // a file of bad lines is not empty: its lines are counted
 		problems = append(problems, core.Problem{Code: core.ProblemEmptyFile})
 	}
 	sort.SliceStable(problems, func(i, j int) bool { return problems[i].Line < problems[j].Line })

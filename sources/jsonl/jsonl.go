@@ -1,6 +1,8 @@
 // Package jsonl reads append-only JSON Lines history files the way live agent
 // files need: a torn last line, invalid or binary lines and over-long lines
-// are reported by code and skipped, and every good line is delivered.
+// are reported by code and skipped, and every good line is delivered. A
+// line whose only fault is invalid UTF-8 or a raw NUL byte is delivered
+// with those bytes replaced by U+FFFD and counted as replaced_bytes.
 package jsonl
 
 import (
@@ -40,12 +42,19 @@ func Read(r io.Reader, fn func(Line) error) ([]core.Problem, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			return nil
 		}
+		line, replaced := Clean(line)
 		if code := classify(line); code != "" {
 			if !l.Complete && code == core.ProblemInvalidJSON {
 				code = core.ProblemTornLine
 			}
+			if replaced {
+				code = core.ProblemBinaryLine
+			}
 			problems = append(problems, core.Problem{Code: code, Line: l.No})
 			return nil
+		}
+		if replaced {
+			problems = append(problems, core.Problem{Code: core.ProblemReplacedBytes, Line: l.No})
 		}
 		return fn(Line{No: l.No, Offset: l.Offset, Data: line})
 	})
@@ -114,10 +123,23 @@ func Scan(r io.Reader, maxLine int, fn func(RawLine) error) error {
 	}
 }
 
-func classify(line []byte) string {
-	if bytes.IndexByte(line, 0) >= 0 || !utf8.Valid(line) {
-		return core.ProblemBinaryLine
+// replacement stands for each invalid UTF-8 sequence and raw NUL byte of a
+// line: U+FFFD, the Unicode replacement character.
+const replacement = "\uFFFD"
+
+// Clean replaces the invalid UTF-8 sequences and raw NUL bytes of a line
+// with U+FFFD, so that one bad byte in a record's text costs that byte,
+// not the record. It reports whether it replaced any; a line it leaves
+// alone is returned as is.
+func Clean(line []byte) ([]byte, bool) {
+	if bytes.IndexByte(line, 0) < 0 && utf8.Valid(line) {
+		return line, false
 	}
+	out := bytes.ToValidUTF8(line, []byte(replacement))
+	return bytes.ReplaceAll(out, []byte{0}, []byte(replacement)), true
+}
+
+func classify(line []byte) string {
 	if !json.Valid(line) {
 		return core.ProblemInvalidJSON
 	}
