@@ -5,6 +5,7 @@ import (
 	"os"
 	"time"
 
+	"ctx/config"
 	"ctx/core"
 	"ctx/query"
 	"ctx/store"
@@ -118,13 +119,37 @@ func (a *App) read(ctx context.Context, fn func(*query.Reader) error) error {
 			return err
 		}
 		defer release()
-		return fn(r)
+		return a.withSelectors(r, fn)
 	}
 	r, err := query.Open(a.home)
 	if err != nil {
 		return err
 	}
 	defer r.Close()
+	return a.withSelectors(r, fn)
+}
+
+// withSelectors runs fn on r; when fn fails on a source root or group the
+// generation does not know, it names the configuration's roots and groups
+// to r and runs fn again: a root configured but without sessions yet (one
+// `ctx sources` lists) selects nothing instead of failing. The config is
+// read only then, so reads without such a selector never pay for it.
+func (a *App) withSelectors(r *query.Reader, fn func(*query.Reader) error) error {
+	err := fn(r)
+	if !query.IsUnknownSelector(err) {
+		return err
+	}
+	cfg, cerr := config.Load(a.env)
+	if cerr != nil {
+		return err
+	}
+	var roots, groups []string
+	for _, s := range cfg.Sources {
+		roots, groups = append(roots, s.Root), append(groups, s.Group)
+	}
+	if !r.SetConfiguredSelectors(roots, groups) {
+		return err
+	}
 	return fn(r)
 }
 

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"strings"
 	"time"
 
 	"ctx/config"
@@ -74,7 +75,7 @@ func CheckFilter(f *core.Filter) error {
 	}
 	for _, t := range f.Types {
 		if !knownType(string(t)) {
-			return Errorf(CodeInvalidRequest, "unknown event type (see ctx docs show event-types)")
+			return Errorf(CodeInvalidRequest, "unknown event type: want one of %s", strings.Join(core.Strings(core.EventTypes), ", "))
 		}
 	}
 	for _, r := range f.Roles {

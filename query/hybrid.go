@@ -160,7 +160,7 @@ func planMode(req *SearchRequest, scope core.Scope, cfg config.Semantic, md *Sea
 	case !inProjection(scope, eventType):
 		if req.Mode == ModeSemantic {
 			return 0, Errorf(CodeUnsupportedMode, "semantic search covers messages and summaries only: "+
-				"search the %s scope with --mode lexical or hybrid", scopeName(scope, string(eventType)))
+				"search the %s scope in mode lexical or hybrid", scopeName(scope, string(eventType)))
 		}
 		reason, note = FallbackLexicalOnlyScope, "vectors cover messages and summaries only, so this scope is searched lexically"
 	case !cfg.Enabled:

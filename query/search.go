@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -146,8 +147,10 @@ func (req *SearchRequest) Validate() (core.Scope, error) {
 	return scope, nil
 }
 
-// resolveSelectors fails closed when a root or group is not a source of the
-// pinned generation.
+// resolveSelectors fails closed when a root or group is neither a source
+// of the pinned generation nor one the configuration names (see
+// SetConfiguredSelectors): a configured root with no sessions yet selects
+// nothing, a typo is an error.
 func (r *Reader) resolveSelectors(roots, groups []string) error {
 	knownRoots, knownGroups := map[string]bool{}, map[string]bool{}
 	for _, s := range r.gen.Sources {
@@ -158,17 +161,50 @@ func (r *Reader) resolveSelectors(roots, groups []string) error {
 			knownGroups[s.Group] = true
 		}
 	}
+	conf := r.configured.Load()
 	for _, v := range roots {
-		if !knownRoots[v] {
-			return Errorf(CodeInvalidRequest, "unknown source root (see ctx sources)")
+		if !knownRoots[v] && (conf == nil || !conf.roots[v]) {
+			return &Error{Code: CodeInvalidRequest, Message: errUnknownRoot.Error(), Err: errUnknownRoot}
 		}
 	}
 	for _, v := range groups {
-		if !knownGroups[v] {
-			return Errorf(CodeInvalidRequest, "unknown source group (see ctx sources)")
+		if !knownGroups[v] && (conf == nil || !conf.groups[v]) {
+			return &Error{Code: CodeInvalidRequest, Message: errUnknownGroup.Error(), Err: errUnknownGroup}
 		}
 	}
 	return nil
+}
+
+// The causes of an unknown source root or group (see IsUnknownSelector).
+var (
+	errUnknownRoot  = errors.New("unknown source root: the sources tool and ctx sources list the configured ones")
+	errUnknownGroup = errors.New("unknown source group: the sources tool and ctx sources list the configured ones")
+)
+
+// IsUnknownSelector reports whether err is an unknown source root or
+// group: a front end that knows the configuration can name its roots and
+// groups (SetConfiguredSelectors) and ask again.
+func IsUnknownSelector(err error) bool {
+	return errors.Is(err, errUnknownRoot) || errors.Is(err, errUnknownGroup)
+}
+
+// configuredSelectors are the roots and groups the configuration names.
+type configuredSelectors struct{ roots, groups map[string]bool }
+
+// SetConfiguredSelectors makes the configuration's roots and groups known
+// to the Reader's selector check besides the generation's sources. It
+// reports whether the set changed (so that a failed read is worth asking
+// again). Safe for concurrent use.
+func (r *Reader) SetConfiguredSelectors(roots, groups []string) bool {
+	c := &configuredSelectors{roots: map[string]bool{}, groups: map[string]bool{}}
+	for _, v := range roots {
+		c.roots[v] = true
+	}
+	for _, v := range groups {
+		c.groups[v] = true
+	}
+	old := r.configured.Swap(c)
+	return old == nil || !maps.Equal(old.roots, c.roots) || !maps.Equal(old.groups, c.groups)
 }
 
 // checkProviders fails when a provider filter names no provider ctx knows

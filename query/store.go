@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"ctx/core"
@@ -38,6 +39,8 @@ type Reader struct {
 	factsOnce sync.Once
 	factList  []fact
 	factsErr  error
+
+	configured atomic.Pointer[configuredSelectors] // the configuration's roots and groups, once a front end set them
 
 	forgotOnce sync.Once
 	forgot     core.ForgottenSet
