@@ -10,6 +10,7 @@ import (
 	"ctx/query"
 	"ctx/sources"
 	"ctx/sources/redact"
+	"ctx/store"
 	"ctx/wake"
 )
 
@@ -31,7 +32,7 @@ func (a *App) Plan(only []string) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	planned, err := sources.Plan(cfg, only)
+	planned, err := sources.PlanFor(cfg, only, a.hookedRepos())
 	if err != nil {
 		return nil, &query.Error{Code: query.CodeInvalidRequest, Message: err.Error()}
 	}
@@ -43,6 +44,13 @@ func (a *App) Plan(only []string) (*Plan, error) {
 		p.Redactor = redact.New()
 	}
 	return p, nil
+}
+
+// hookedRepos are the repositories where ctx hooks are installed (none
+// when the list cannot be read: discovery goes on without them).
+func (a *App) hookedRepos() []string {
+	repos, _ := store.At(a.home).ReadHookedRepos()
+	return repos
 }
 
 // ImportOptions configure Import.

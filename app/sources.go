@@ -21,7 +21,7 @@ func (a *App) Sources(ctx context.Context) (*SourcesReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	planned, err := sources.Plan(cfg, nil)
+	planned, err := sources.PlanFor(cfg, nil, a.hookedRepos())
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"ctx/store"
 )
 
 // Names are the hooks ctx installs.
@@ -80,7 +82,20 @@ func Install(ctx context.Context, opts Options) (*Result, error) {
 			res.Changed = append(res.Changed, name)
 		}
 	}
+	if err := record(opts.Home, root, true); err != nil {
+		return nil, err
+	}
 	return res, status(res)
+}
+
+// record adds the repository to (or removes it from) the store's list of
+// hooked repositories, where imports find history kept inside repositories
+// (Aider's chat log). Without a store home nothing is recorded.
+func record(home, root string, on bool) error {
+	if home == "" {
+		return nil
+	}
+	return store.At(home).RecordHookedRepo(root, on)
 }
 
 func installOne(dir, name, body string) (bool, error) {
@@ -135,6 +150,9 @@ func Remove(ctx context.Context, opts Options) (*Result, error) {
 				return nil, err
 			}
 		}
+	}
+	if err := record(opts.Home, root, false); err != nil {
+		return nil, err
 	}
 	return res, status(res)
 }

@@ -3,6 +3,7 @@ package sources
 import (
 	"ctx/config"
 	"ctx/core"
+	"ctx/sources/aider"
 	"ctx/sources/plugin"
 )
 
@@ -11,6 +12,13 @@ import (
 // default locations when automatic discovery is on, then plugins. only,
 // when not empty, keeps the sources of those provider ids.
 func Plan(cfg *config.Config, only []string) ([]core.Source, error) {
+	return PlanFor(cfg, only, nil)
+}
+
+// PlanFor is Plan for a store whose ctx hooks are installed in hooked
+// (repository roots): automatic discovery also finds the Aider chat log of
+// each of them.
+func PlanFor(cfg *config.Config, only, hooked []string) ([]core.Source, error) {
 	builtin := map[string]core.Provider{}
 	for _, p := range Builtin() {
 		builtin[p.Name()] = p
@@ -22,6 +30,9 @@ func Plan(cfg *config.Config, only []string) ([]core.Source, error) {
 	}
 	if cfg.Automatic() {
 		for _, p := range Builtin() {
+			if p.Name() == aider.ProviderID {
+				p = aider.InRepos(hooked)
+			}
 			out = append(out, core.Source{Kind: core.KindAutomatic, Provider: p})
 		}
 	}

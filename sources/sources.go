@@ -113,10 +113,10 @@ func Discover(env core.Env, cfg *config.Config, planned []core.Source, exists fu
 		default:
 			if r, ok := src.Provider.(Rooted); ok {
 				row.Location = r.Root(env)
-				row.Present = exists(row.Location)
-			} else {
-				row.Present = len(files) > 0
 			}
+			// A provider without a root of its own (Aider: logs in hooked
+			// repositories) is present when it found files.
+			row.Present = (row.Location != "" && exists(row.Location)) || len(files) > 0
 		}
 		if len(problems) > MaxIssues {
 			problems, row.Truncated = problems[:MaxIssues], true

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -24,13 +25,20 @@ const HistoryFile = ".aider.chat.history.md"
 const HistoryFileEnv = "AIDER_CHAT_HISTORY_FILE"
 
 // Provider discovers and parses Aider chat histories.
-type Provider struct{}
+type Provider struct {
+	repos []string // repositories with ctx hooks, whose chat logs Discover lists
+}
 
 var _ core.Provider = (*Provider)(nil)
 var _ core.RootDiscoverer = (*Provider)(nil)
 
 // New returns the Aider provider.
 func New() *Provider { return &Provider{} }
+
+// InRepos returns the Aider provider that also discovers the chat log at
+// the root of each of repos (the repositories where ctx hooks are
+// installed): Aider keeps one log per repository and no global index.
+func InRepos(repos []string) *Provider { return &Provider{repos: repos} }
 
 // Name returns the provider id, "aider".
 func (*Provider) Name() string { return ProviderID }
@@ -45,10 +53,22 @@ func (*Provider) Root(env core.Env) string {
 }
 
 // Discover returns the chat log named by $AIDER_CHAT_HISTORY_FILE when it is
-// an absolute path to an existing file. Aider keeps one log per repository
-// and no global index, so everything else is found by DiscoverIn over
-// configured roots or FindInRepo for repositories with ctx hooks.
-func (*Provider) Discover(env core.Env) ([]core.SourceFile, []core.Problem) {
+// an absolute path to an existing file, and the chat log of each repository
+// the provider was given (InRepos). Aider keeps one log per repository and
+// no global index, so everything else is found by DiscoverIn over
+// configured roots.
+func (pr *Provider) Discover(env core.Env) ([]core.SourceFile, []core.Problem) {
+	files, problems := envFile(env)
+	for _, repo := range pr.repos {
+		if f, ok := FindInRepo(repo); ok && !slices.ContainsFunc(files, func(g core.SourceFile) bool { return g.Path == f.Path }) {
+			files = append(files, f)
+		}
+	}
+	return files, problems
+}
+
+// envFile is the chat log $AIDER_CHAT_HISTORY_FILE names, when it exists.
+func envFile(env core.Env) ([]core.SourceFile, []core.Problem) {
 	p := env.Get(HistoryFileEnv)
 	if !filepath.IsAbs(p) {
 		return nil, nil
