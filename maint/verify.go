@@ -3,6 +3,7 @@ package maint
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 
 	"ctx/index"
 	"ctx/objects"
@@ -13,7 +14,7 @@ import (
 
 // Damage is one problem verify found.
 type Damage struct {
-	Kind   string `json:"kind"` // object or shard
+	Kind   string `json:"kind"` // object, shard, vectors, ref or cursor_key
 	Name   string `json:"name"`
 	Reason string `json:"reason"`
 }
@@ -58,6 +59,9 @@ func Verify(home string) (*VerifyReport, error) {
 		return nil, err
 	}
 	rep.Damage = append(rep.Damage, checkRefs(rs, active)...)
+	if _, err := store.At(home).ReadCursorKey(); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		rep.Damage = append(rep.Damage, Damage{Kind: "cursor_key", Name: "cursor.key", Reason: err.Error()})
+	}
 	seen := map[objects.ID]bool{}
 	for _, g := range gens {
 		if err := reach(s, g, seen, bad); err != nil {
@@ -115,14 +119,28 @@ func kept(rs *refs.Refs) ([]objects.ID, objects.ID, error) {
 // checkRefs checks refs/active against its reflog: a missing active ref
 // with generations logged is damage (not an empty store: the next import
 // would start a new history at generation 1), as is a reflog that is
-// missing, does not end at the active generation or whose entries do not
-// chain (each entry's old generation is the one before it).
+// missing, does not end at the active generation, whose entries do not
+// chain (each entry's old generation is the one before it), or whose lines
+// do not match their checksums.
 func checkRefs(rs *refs.Refs, active objects.ID) []Damage {
-	log, err := rs.Log(refs.Active)
+	lc, err := rs.CheckLog(refs.Active)
 	if err != nil {
 		return []Damage{{Kind: "ref", Name: "reflog", Reason: err.Error()}}
 	}
+	log := lc.Entries
 	var out []Damage
+	if !active.IsZero() {
+		if err := rs.CheckRef(refs.Active); err != nil {
+			out = append(out, Damage{Kind: "ref", Name: refs.Active, Reason: err.Error()})
+		}
+	}
+	if len(lc.Bad) > 0 {
+		out = append(out, Damage{Kind: "ref", Name: "reflog",
+			Reason: fmt.Sprintf("%d lines do not parse or do not match their checksum (first: line %d)", len(lc.Bad), lc.Bad[0])})
+	}
+	if lc.Torn {
+		out = append(out, Damage{Kind: "ref", Name: "reflog", Reason: "its last line is cut (no newline)"})
+	}
 	switch {
 	case active.IsZero() && len(log) > 0:
 		out = append(out, Damage{Kind: "ref", Name: refs.Active, Reason: "missing, while the reflog names generations"})

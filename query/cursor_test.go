@@ -111,7 +111,7 @@ func TestCursorKeyFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(store.At(home).CursorKey()) // the writer made it; readers only read it
-	if err != nil || fi.Mode().Perm() != 0o600 || fi.Size() != store.CursorKeyLen {
+	if err != nil || fi.Mode().Perm() != 0o600 || fi.Size() != store.CursorKeyLen+4 { // the key and its checksum
 		t.Fatalf("key file: %v %v", fi, err)
 	}
 	// Another reader (another process in real life) shares the key.

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -128,8 +127,7 @@ func (r *Refs) appendLog(name string, old, next objects.ID, message string) erro
 		return fmt.Errorf("refs: reflog: %w", err)
 	}
 	defer f.Close()
-	line := fmt.Sprintf("%s %s %d %s\n", old, next, r.now().Unix(), strings.ReplaceAll(message, "\n", " "))
-	if _, err := f.WriteString(line); err != nil {
+	if _, err := f.WriteString(logLine(old, next, r.now().Unix(), message)); err != nil {
 		return fmt.Errorf("refs: reflog: %w", err)
 	}
 	return f.Sync()
@@ -142,37 +140,15 @@ type LogEntry struct {
 	Message  string
 }
 
-// Log returns the reflog of a ref, oldest first. Lines that do not parse (a
-// torn last line after a crash) are skipped.
+// Log returns the reflog of a ref, oldest first. Lines that do not parse or
+// do not match their sum (a torn last line after a crash) are skipped;
+// CheckLog names them.
 func (r *Refs) Log(name string) ([]LogEntry, error) {
-	f, err := os.Open(r.log(name))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	c, err := r.CheckLog(name)
 	if err != nil {
-		return nil, fmt.Errorf("refs: reflog: %w", err)
+		return nil, err
 	}
-	defer f.Close()
-	var out []LogEntry
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		parts := strings.SplitN(sc.Text(), " ", 4)
-		if len(parts) < 3 {
-			continue
-		}
-		old, err1 := objects.ParseID(parts[0])
-		next, err2 := objects.ParseID(parts[1])
-		ts, err3 := strconv.ParseInt(parts[2], 10, 64)
-		if err1 != nil || err2 != nil || err3 != nil {
-			continue
-		}
-		e := LogEntry{Old: old, New: next, Time: time.Unix(ts, 0).UTC()}
-		if len(parts) == 4 {
-			e.Message = parts[3]
-		}
-		out = append(out, e)
-	}
-	return out, sc.Err()
+	return c.Entries, nil
 }
 
 // RepairLog appends the reflog line of a ref whose last update died between
@@ -216,7 +192,7 @@ func (r *Refs) ExpireLog(name string, keep func(LogEntry) bool) error {
 	w := bufio.NewWriter(f)
 	for _, e := range log {
 		if keep(e) {
-			fmt.Fprintf(w, "%s %s %d %s\n", e.Old, e.New, e.Time.Unix(), e.Message)
+			w.WriteString(logLine(e.Old, e.New, e.Time.Unix(), e.Message))
 		}
 	}
 	if err := w.Flush(); err != nil {

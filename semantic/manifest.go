@@ -27,6 +27,7 @@ type Manifest struct {
 	// Vectors counts the live rows of the sets.
 	Vectors int       `json:"vectors"`
 	Created time.Time `json:"created"`
+	Sum     string    `json:"sum,omitempty"` // see sealed.go
 }
 
 // SetRef is a set as a manifest uses it.
@@ -63,7 +64,7 @@ func LoadManifest(dir string, gen objects.ID) (*Manifest, error) {
 		return nil, err
 	}
 	var m Manifest
-	if err := json.Unmarshal(data, &m); err != nil || m.Format != setFormat || m.Generation != gen {
+	if err := json.Unmarshal(data, &m); err != nil || m.Format != setFormat || m.Generation != gen || !sealed(data, &m, &m.Sum) {
 		return nil, fmt.Errorf("%w: manifest of generation %s", ErrDamaged, gen.Short())
 	}
 	return &m, nil
@@ -76,7 +77,7 @@ func writeManifest(vectors string, m *Manifest) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	data, err := json.Marshal(m)
+	data, err := sealJSON(m, &m.Sum)
 	if err != nil {
 		return err
 	}

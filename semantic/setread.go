@@ -51,7 +51,8 @@ func openSet(root, name string) (*Set, error) {
 		return nil, fmt.Errorf("%w: set %s: %v", ErrDamaged, name, err)
 	}
 	s := &Set{}
-	if err := json.Unmarshal(raw, &s.Info); err != nil || s.Info.Format != setFormat || s.Info.Name != name {
+	if err := json.Unmarshal(raw, &s.Info); err != nil || s.Info.Format != setFormat || s.Info.Name != name ||
+		!sealed(raw, &s.Info, &s.Info.Sum) {
 		return nil, fmt.Errorf("%w: set %s: unreadable description", ErrDamaged, name)
 	}
 	if s.data, s.release, err = mapFile(filepath.Join(dir, setFile)); err != nil {

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -136,6 +135,7 @@ type SetInfo struct {
 	// Generation is the number of the generation whose build wrote the set.
 	Generation uint64    `json:"generation"`
 	Created    time.Time `json:"created"`
+	Sum        string    `json:"sum,omitempty"` // see sealed.go
 }
 
 const (
@@ -190,7 +190,7 @@ func (b *setBuilder) writeFiles(dir string, info *SetInfo) error {
 		return fmt.Errorf("semantic: write set: %w", err)
 	}
 	info.Bytes, info.CRC32C = n, crc.Sum32()
-	data, err := json.Marshal(info)
+	data, err := sealJSON(info, &info.Sum)
 	if err != nil {
 		return err
 	}
