@@ -110,7 +110,7 @@ func TestCursorKeyFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fi, err := os.Stat(store.At(home).CursorKey()) // the writer made it; readers only read it
+	fi, err := os.Stat(store.At(home).CursorKey())                                    // the writer made it; readers only read it
 	if err != nil || fi.Mode().Perm() != 0o600 || fi.Size() != store.CursorKeyLen+4 { // the key and its checksum
 		t.Fatalf("key file: %v %v", fi, err)
 	}
