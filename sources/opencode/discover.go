@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"ctx/core"
 )
@@ -32,10 +33,10 @@ func DataDir(env core.Env) string {
 }
 
 // Discover lists the databases of the data directory, the database named by
-// $OPENCODE_DB, and, when the data directory has no opencode.db, the
-// sessions of its legacy storage/ directory. Output is sorted by path.
-func (*Provider) Discover(env core.Env) ([]core.SourceFile, []core.Problem) {
-	var d discovery
+// $OPENCODE_DB, and the sessions of its legacy storage/ directory that
+// opencode.db does not hold (see dataDir). Output is sorted by path.
+func (p *Provider) Discover(env core.Env) ([]core.SourceFile, []core.Problem) {
+	d := discovery{timeout: p.busyTimeout}
 	dir := DataDir(env)
 	if dir != "" {
 		d.dataDir(dir)
@@ -52,8 +53,8 @@ func (*Provider) Discover(env core.Env) ([]core.SourceFile, []core.Problem) {
 }
 
 // DiscoverIn lists the same layout under dir, a data directory.
-func (*Provider) DiscoverIn(dir string) ([]core.SourceFile, []core.Problem) {
-	var d discovery
+func (p *Provider) DiscoverIn(dir string) ([]core.SourceFile, []core.Problem) {
+	d := discovery{timeout: p.busyTimeout}
 	d.dataDir(dir)
 	return d.result()
 }
@@ -62,6 +63,7 @@ func (*Provider) DiscoverIn(dir string) ([]core.SourceFile, []core.Problem) {
 type discovery struct {
 	files    []core.SourceFile
 	problems []core.Problem
+	timeout  time.Duration // the database busy timeout
 }
 
 func (d *discovery) result() ([]core.SourceFile, []core.Problem) {
@@ -70,11 +72,17 @@ func (d *discovery) result() ([]core.SourceFile, []core.Problem) {
 	return d.files, d.problems
 }
 
-// dataDir adds the databases of dir, or its legacy storage when it has no
-// opencode.db (OpenCode migrates storage/ into opencode.db once and then
-// never reads it again; the ids are the same).
+// dataDir adds the databases of dir and the sessions of its legacy
+// storage/ that opencode.db does not hold. OpenCode's JSON-to-SQLite
+// migration (json-migration.ts) copies storage/ into opencode.db once, with
+// the same ids, but skips sessions whose project file is missing and files
+// it cannot read, and an OpenCode older than 1.2 run after it writes
+// storage/ again: those sessions live only in storage/. A session in both
+// is read from the database, which OpenCode keeps current. When the
+// database's ids cannot be read (locked), storage/ waits for the next
+// import, so a stale copy is never read in its place.
 func (d *discovery) dataDir(dir string) {
-	hasMain := false
+	main := ""
 	for _, e := range d.readDir(dir) {
 		if !isDatabaseName(e.Name()) {
 			continue
@@ -82,12 +90,24 @@ func (d *discovery) dataDir(dir string) {
 		path := filepath.Join(dir, e.Name())
 		if d.isFile(path, e) {
 			d.addDB(path)
-			hasMain = hasMain || e.Name() == mainDB
+			if e.Name() == mainDB {
+				main = path
+			}
 		}
 	}
-	if !hasMain {
-		d.storage(filepath.Join(dir, "storage"))
+	storage := filepath.Join(dir, "storage")
+	if main == "" {
+		d.storage(storage, nil)
+		return
 	}
+	if _, err := os.Stat(storage); err != nil {
+		return // nothing left of a legacy layout (or nothing ever was)
+	}
+	migrated, err := sessionIDs(main, d.timeout)
+	if err != nil {
+		return
+	}
+	d.storage(storage, migrated)
 }
 
 // database adds one database named by path, when it exists.

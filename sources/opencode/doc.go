@@ -16,9 +16,12 @@
 //     session/<projectID>/<sessionID>.json, message/<sessionID>/<messageID>.json
 //     and part/<messageID>/<partID>.json. Each session file is one source
 //     file whose message and part files are its companions. OpenCode
-//     migrates storage/ into opencode.db once (keeping the ids) and then
-//     never reads it again, so storage/ is listed only when the data
-//     directory has no opencode.db.
+//     migrates storage/ into opencode.db once (keeping the ids), but its
+//     migration skips sessions whose project file is missing and files it
+//     cannot read, and an older OpenCode may write storage/ after it; so
+//     beside an opencode.db, the storage/ sessions whose ids the database
+//     does not hold are listed too (a session in both is read from the
+//     database only).
 //   - Session: a session row or session file; parent_id/parentID links a
 //     subagent (task tool) session to its parent. The root is found by
 //     following parents within the same store.

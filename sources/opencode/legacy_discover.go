@@ -14,8 +14,11 @@ import (
 // (message/<sessionID>/*.json) and part file (part/<messageID>/*.json) of
 // the session as companions, since any of them changing changes the
 // session. Message directories without a session and part directories
-// without a message are counted as orphan problems.
-func (d *discovery) storage(root string) {
+// without a message are counted as orphan problems. With migrated set (the
+// session ids of opencode.db beside it), the sessions it holds are left to
+// the database and orphans are not counted: OpenCode reads storage/ no
+// more, and what is left of its migrated sessions is not history to read.
+func (d *discovery) storage(root string, migrated map[string]bool) {
 	sessions := map[string]bool{}
 	messages := map[string]bool{}
 	sessDir := filepath.Join(root, "session")
@@ -27,7 +30,7 @@ func (d *discovery) storage(root string) {
 		for _, e := range d.readDir(projDir) {
 			id, ok := strings.CutSuffix(e.Name(), ".json")
 			path := filepath.Join(projDir, e.Name())
-			if !ok || !d.isFile(path, e) {
+			if !ok || !d.isFile(path, e) || migrated[id] {
 				continue
 			}
 			sessions[id] = true
@@ -35,7 +38,9 @@ func (d *discovery) storage(root string) {
 				Companions: d.sessionFiles(root, id, messages)})
 		}
 	}
-	d.orphans(root, sessions, messages)
+	if migrated == nil {
+		d.orphans(root, sessions, messages)
+	}
 }
 
 // sessionFiles lists the message and part files of a session, recording

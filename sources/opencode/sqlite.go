@@ -109,6 +109,32 @@ func readDB(path string, timeout time.Duration, b *builder) error {
 	return readParts(ctx, tx, b)
 }
 
+// sessionIDs returns the ids of the sessions of an OpenCode database.
+func sessionIDs(path string, timeout time.Duration) (map[string]bool, error) {
+	if err := regular.Check(path); err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite", dbURI(path, timeout))
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	rows, err := db.Query("SELECT id FROM session")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	ids := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids[id] = true
+	}
+	return ids, rows.Err()
+}
+
 // schema is the set of columns of the session, message and part tables.
 type schema map[string]bool
 
