@@ -202,7 +202,15 @@ func load[T any](g objects.Getter, id objects.ID, kind string, kindOf func(*T) s
 
 // LoadTree reads a tree object.
 func LoadTree(g objects.Getter, id objects.ID) (*Tree, error) {
-	return load(g, id, KindTree, func(t *Tree) string { return t.Kind })
+	data, err := g.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	t, err := decodeTree(data)
+	if err != nil || t.Kind != KindTree {
+		return nil, fmt.Errorf("core: object %s is not a %s", id, KindTree)
+	}
+	return t, nil
 }
 
 // LoadSession reads a session object.
