@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Bounds of the searches for the commits a new commit was derived from.
@@ -108,7 +109,7 @@ func (r *Repo) InRebase(ctx context.Context) bool {
 	return err == nil && st.InRebase
 }
 
-var hexID = regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
+var hexID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`) })
 
 // readID reads a file holding one object id; "" when absent or not an id.
 func readID(path string) string {
@@ -117,7 +118,7 @@ func readID(path string) string {
 		return ""
 	}
 	id := strings.TrimSpace(string(b))
-	if !hexID.MatchString(id) {
+	if !hexID().MatchString(id) {
 		return ""
 	}
 	return id
@@ -157,8 +158,10 @@ func reflogTail(path string) []ReflogEntry {
 }
 
 var (
-	pickedRe   = regexp.MustCompile(`(?m)^\(cherry picked from commit ([0-9a-f]{40})\)\s*$`)
-	squashedRe = regexp.MustCompile(`(?m)^commit ([0-9a-f]{40})\s*$`)
+	pickedRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^\(cherry picked from commit ([0-9a-f]{40})\)\s*$`)
+	})
+	squashedRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^commit ([0-9a-f]{40})\s*$`) })
 )
 
 const squashHeader = "Squashed commit of the following:"
@@ -171,7 +174,7 @@ const squashHeader = "Squashed commit of the following:"
 // string checks only.
 func (r *Repo) derivedFrom(ctx context.Context, c *CommitInfo, st *State) ([]string, error) {
 	var out []string
-	for _, m := range pickedRe.FindAllStringSubmatch(c.Message, -1) {
+	for _, m := range pickedRe().FindAllStringSubmatch(c.Message, -1) {
 		out = append(out, m[1])
 	}
 	if st.CherryPickHead != "" && st.CherryPickHead != c.ID {
@@ -193,14 +196,14 @@ func (r *Repo) derivedFrom(ctx context.Context, c *CommitInfo, st *State) ([]str
 		out = append(out, src...)
 	}
 	if i := strings.Index(c.Message, squashHeader); i >= 0 {
-		for _, m := range squashedRe.FindAllStringSubmatch(c.Message[i:], -1) {
+		for _, m := range squashedRe().FindAllStringSubmatch(c.Message[i:], -1) {
 			out = append(out, m[1])
 		}
 	}
 	plain := last != nil && strings.HasPrefix(last.Msg, "commit: ")
 	switch {
 	case plain && prev != nil && strings.HasPrefix(prev.Msg, "reset: moving to") && c.Parent != "" &&
-		prev.New == c.Parent && prev.Old != c.Parent && hexID.MatchString(prev.Old):
+		prev.New == c.Parent && prev.Old != c.Parent && hexID().MatchString(prev.Old):
 		// reset --soft (or --mixed) then commit: the commits reset away.
 		ids, err := r.revList(ctx, "--no-merges", "-n", strconv.Itoa(maxFolded), c.Parent+".."+prev.Old)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -130,11 +131,11 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("config %s: %s", e.Path, e.Msg)
 }
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`) })
 
 // ValidName reports whether s is a valid root or group name: 1 to 64 ASCII
 // letters, digits, hyphens or underscores.
-func ValidName(s string) bool { return nameRE.MatchString(s) }
+func ValidName(s string) bool { return nameRE().MatchString(s) }
 
 // Env is where the configuration is looked for: the environment
 // variables and the home directory (core.Env is one).

@@ -167,7 +167,7 @@ func (c *Config) validateSummary() error {
 	case strings.TrimSpace(s.Model) == "":
 		return &Error{Path: c.path, Key: "[context.summary] model",
 			Msg: "[context.summary] model is missing: the endpoint needs the chat model to ask"}
-	case s.APIKeyEnv != "" && !envNameRE.MatchString(s.APIKeyEnv):
+	case s.APIKeyEnv != "" && !envNameRE().MatchString(s.APIKeyEnv):
 		return &Error{Path: c.path, Key: "[context.summary] api_key_env",
 			Msg: "[context.summary] api_key_env must be the name of an environment variable"}
 	}

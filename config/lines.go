@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 )
@@ -14,9 +15,9 @@ import (
 
 var (
 	// [[source]] #2: …  (an entry of an array of tables)
-	arrayEntryRE = regexp.MustCompile(`^\[\[([A-Za-z0-9_.]+)\]\] #(\d+): (\w+)?`)
+	arrayEntryRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[\[([A-Za-z0-9_.]+)\]\] #(\d+): (\w+)?`) })
 	// [exclude] workspaces #1: …  or  [semantic]: …
-	tableKeyRE = regexp.MustCompile(`^\[([A-Za-z0-9_.]+)\](?: (\w+))?`)
+	tableKeyRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[([A-Za-z0-9_.]+)\](?: (\w+))?`) })
 )
 
 // entryKeys are the keys an entry's message can start with: the message
@@ -51,7 +52,7 @@ func keyLine(text string, key toml.Key) int {
 // messageLine is the line a validation message points at, 0 when it
 // cannot tell.
 func messageLine(text, msg string) int {
-	if m := arrayEntryRE.FindStringSubmatch(msg); m != nil {
+	if m := arrayEntryRE().FindStringSubmatch(msg); m != nil {
 		nth, _ := strconv.Atoi(m[2])
 		header := findLine(text, func(cur string, n int, k string) bool { return k == "" && cur == m[1] && n == nth })
 		if entryKeys[m[3]] {
@@ -61,7 +62,7 @@ func messageLine(text, msg string) int {
 		}
 		return header
 	}
-	if m := tableKeyRE.FindStringSubmatch(msg); m != nil {
+	if m := tableKeyRE().FindStringSubmatch(msg); m != nil {
 		if m[2] != "" {
 			if l := findLine(text, func(cur string, _ int, k string) bool { return cur == m[1] && k == m[2] }); l > 0 {
 				return l

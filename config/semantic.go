@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Embedder names of the [semantic] embedder setting.
@@ -89,7 +90,7 @@ func (c *Config) SemanticConfig() Semantic {
 // Active reports whether vectors are built and searched at all.
 func (c Semantic) Active() bool { return c.Enabled && c.Weight > 0 }
 
-var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // Validate checks the settings; messages name the setting, never a value
 // that could be a secret.
@@ -106,7 +107,7 @@ func (c Semantic) Validate() error {
 		if strings.TrimSpace(c.Model) == "" {
 			return errors.New("embedder = \"openai\" needs model")
 		}
-		if c.APIKeyEnv != "" && !envNameRE.MatchString(c.APIKeyEnv) {
+		if c.APIKeyEnv != "" && !envNameRE().MatchString(c.APIKeyEnv) {
 			return errors.New("api_key_env must be the name of an environment variable")
 		}
 	default:

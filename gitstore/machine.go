@@ -10,19 +10,20 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // MachineFile is the file under $CTX_HOME holding the machine id.
 const MachineFile = "machine-id"
 
-var machineRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,62}$`)
+var machineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,62}$`) })
 
 // ErrInvalidMachine is returned for a machine id that is not 1-63 of
 // a-z 0-9 and '-', starting with a letter or digit.
 var ErrInvalidMachine = errors.New("gitstore: invalid machine id")
 
 // ValidMachine reports whether s can be a machine id (and a ref component).
-func ValidMachine(s string) bool { return machineRE.MatchString(s) }
+func ValidMachine(s string) bool { return machineRE().MatchString(s) }
 
 // Machine returns the machine id of the store in home, creating it on first
 // use from the host name and random hex (for example "laptop-3f9a2c1b").

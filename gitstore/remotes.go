@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"sync"
 )
 
 // Remote is a git remote this store syncs with.
@@ -18,7 +19,7 @@ type Remote struct {
 	Encrypt bool   `json:"encrypt"`
 }
 
-var remoteRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+var remoteRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`) })
 
 var (
 	// ErrInvalidRemote is returned for a remote name that is not 1-64 of
@@ -80,7 +81,7 @@ func FindRemote(home, name string) (Remote, error) {
 
 // AddRemote records a remote.
 func AddRemote(home string, r Remote) error {
-	if !remoteRE.MatchString(r.Name) {
+	if !remoteRE().MatchString(r.Name) {
 		return fmt.Errorf("%w: name %q (1-64 of A-Z a-z 0-9 _ -)", ErrInvalidRemote, r.Name)
 	}
 	if r.URL == "" {

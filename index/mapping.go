@@ -3,6 +3,7 @@ package index
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -251,7 +252,9 @@ func contains(list []string, s string) bool {
 
 // statusRE matches the text of a command finish that says only how it
 // ended.
-var statusRE = regexp.MustCompile(`^(?:exit code -?[0-9]+|failed \(exit code unknown\)|exit code unknown|failed|ok)?$`)
+var statusRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:exit code -?[0-9]+|failed \(exit code unknown\)|exit code unknown|failed|ok)?$`)
+})
 
 // bookkeeping are the words of bookkeeping records' rendered text that say
 // nothing of their own (token counts, turn markers, snapshots).
@@ -270,7 +273,7 @@ var bookkeeping = map[string]bool{
 func isNoise(e *core.Event) bool {
 	switch e.Type {
 	case core.TypeCommandFinish:
-		return statusRE.MatchString(strings.TrimSpace(e.Text)) && len(e.Files) == 0
+		return statusRE().MatchString(strings.TrimSpace(e.Text)) && len(e.Files) == 0
 	case core.TypeOther:
 		if e.Command != "" || len(e.Files) > 0 || e.Activity != nil {
 			return false

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -31,9 +32,9 @@ const (
 )
 
 var (
-	hexRE       = regexp.MustCompile(`^[0-9a-fA-F]{7,64}$`)
-	errorCodeRE = regexp.MustCompile(`^(?:[A-Z]{1,4}[0-9]{2,5}|E[A-Z]{3,15})$`)
-	fileNameRE  = regexp.MustCompile(`^[\w.@+-]*\w\.[A-Za-z][A-Za-z0-9]{0,7}$`)
+	hexRE       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-fA-F]{7,64}$`) })
+	errorCodeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[A-Z]{1,4}[0-9]{2,5}|E[A-Z]{3,15})$`) })
+	fileNameRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[\w.@+-]*\w\.[A-Za-z][A-Za-z0-9]{0,7}$`) })
 )
 
 // textPlan is the text of a search compiled for the index: each query
@@ -253,10 +254,10 @@ func (c *clauseBuilder) exact(w string) []clause {
 			ev := clause{q: term(fieldEvents, eventKey(id), 1), e: &eTerm{field: fieldEvents, value: id.String()}}
 			return []clause{cs(ev, idScore)}
 		}
-	case hexRE.MatchString(w) && strings.ContainsAny(w, "0123456789"),
-		errorCodeRE.MatchString(w):
+	case hexRE().MatchString(w) && strings.ContainsAny(w, "0123456789"),
+		errorCodeRE().MatchString(w):
 		return []clause{cs(textTerm(strings.ToLower(w)), k)}
-	case strings.ContainsAny(w, `/\`) || fileNameRE.MatchString(w):
+	case strings.ContainsAny(w, `/\`) || fileNameRE().MatchString(w):
 		// The files field holds each touched path and its base name: a
 		// relative path or a path from another machine meets its file by name.
 		f := exactTerm(fieldFiles, w)

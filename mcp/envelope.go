@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -208,7 +209,9 @@ func quoteClipped(s string) string {
 // tailKeep is how much of a discarded line's end is kept to find its id.
 const tailKeep = 256
 
-var tailID = regexp.MustCompile(`[,{]\s*"id"\s*:\s*(-?[0-9]+|"(?:[^"\\]|\\.){0,200}")\s*}\s*$`)
+var tailID = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[,{]\s*"id"\s*:\s*(-?[0-9]+|"(?:[^"\\]|\\.){0,200}")\s*}\s*$`)
+})
 
 // headID returns the JSON of the id member of a JSON object whose start is
 // prefix, when the prefix reaches that far, else "".
@@ -239,7 +242,7 @@ func headID(prefix []byte) string {
 // tailIDOf returns the JSON of an id that is the last member of the object
 // a line ends with, else "".
 func tailIDOf(tail []byte) string {
-	m := tailID.FindSubmatch(tail)
+	m := tailID().FindSubmatch(tail)
 	if m == nil || !validIDJSON(m[1]) {
 		return ""
 	}

@@ -30,7 +30,7 @@ func (s *Store) Raw(id ID) ([]byte, error) {
 func Encode(data []byte) (ID, []byte) { return Hash(data), encodeFile(data) }
 
 func encodeFile(data []byte) []byte {
-	comp := encoder.EncodeAll(data, make([]byte, 0, len(data)/3+64+IDSize))
+	comp := encoder().EncodeAll(data, make([]byte, 0, len(data)/3+64+IDSize))
 	sum := Hash(comp)
 	return append(comp, sum[:]...)
 }

@@ -65,9 +65,17 @@ type Putter interface {
 	Put(data []byte) (ID, error)
 }
 
+// The zstd encoder and decoder are made on first use: a process that only
+// reads never makes an encoder, and one that reads nothing makes neither.
 var (
-	encoder, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault))
-	decoder, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0))
+	encoder = sync.OnceValue(func() *zstd.Encoder {
+		e, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault))
+		return e
+	})
+	decoder = sync.OnceValue(func() *zstd.Decoder {
+		d, _ := zstd.NewReader(nil, zstd.WithDecoderConcurrency(0))
+		return d
+	})
 )
 
 // Store is a directory of immutable, compressed, content-addressed objects.
@@ -133,7 +141,7 @@ func (s *Store) decode(id ID, p string, raw []byte) ([]byte, error) {
 	if len(raw) < IDSize || Hash(raw[:len(raw)-IDSize]) != ID(raw[len(raw)-IDSize:]) {
 		return nil, &CorruptError{ID: id, Path: p, Reason: "damaged on disk"}
 	}
-	data, err := decoder.DecodeAll(raw[:len(raw)-IDSize], nil)
+	data, err := decoder().DecodeAll(raw[:len(raw)-IDSize], nil)
 	if err != nil {
 		return nil, &CorruptError{ID: id, Path: p, Reason: "undecodable"}
 	}

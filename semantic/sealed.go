@@ -21,7 +21,7 @@ func sumOf(v any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("%08x", crc32.Checksum(data, castagnoli)), nil
+	return fmt.Sprintf("%08x", crc32.Checksum(data, castagnoli())), nil
 }
 
 // sealJSON sets *sum to the sum of v and returns v's JSON.

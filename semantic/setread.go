@@ -101,7 +101,7 @@ func (s *Set) Close() error {
 
 // Verify re-computes the checksum of the set file.
 func (s *Set) Verify() error {
-	if crc32.Checksum(s.data, castagnoli) != s.Info.CRC32C {
+	if crc32.Checksum(s.data, castagnoli()) != s.Info.CRC32C {
 		return fmt.Errorf("%w: set %s: checksum mismatch", ErrDamaged, s.Info.Name)
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"ctx/core"
@@ -143,7 +144,7 @@ const (
 	infoFile = "set.json"
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // write writes the set under root as a new directory named by random hex:
 // built under .build-<name>, synced, made private and renamed into place.
@@ -174,7 +175,7 @@ func (b *setBuilder) writeFiles(dir string, info *SetInfo) error {
 	if err != nil {
 		return err
 	}
-	crc := crc32.New(castagnoli)
+	crc := crc32.New(castagnoli())
 	w := bufio.NewWriterSize(io.MultiWriter(f, crc), 1<<20)
 	n, err := b.encode(w)
 	if err == nil {

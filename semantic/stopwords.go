@@ -1,10 +1,14 @@
 package semantic
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // stopwords are English function words that carry no topic; the built-in
-// embedder gives them no feature (and breaks word pairs at them).
-var stopwords = func() map[string]struct{} {
+// embedder gives them no feature (and breaks word pairs at them). Built on
+// first use: a process that never embeds never pays for it.
+var stopwords = sync.OnceValue(func() map[string]struct{} {
 	m := map[string]struct{}{}
 	for _, w := range strings.Fields(`a about above after again all also am an and any are as at be
 		because been before being below between both but by can could did do does doing done down
@@ -17,11 +21,11 @@ var stopwords = func() map[string]struct{} {
 		m[w] = struct{}{}
 	}
 	return m
-}()
+})
 
 // isStopword reports whether the folded word is a stopword; the map lookup
 // does not allocate.
 func isStopword(b []byte) bool {
-	_, ok := stopwords[string(b)]
+	_, ok := stopwords()[string(b)]
 	return ok
 }

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"ctx/core"
@@ -145,13 +146,13 @@ func (b *builder) runs(lines []string, key string) {
 
 // exitRe finds an exit code printed in command output; aider itself prints
 // none, so a finish event appears only when the output names one.
-var exitRe = regexp.MustCompile(`(?i)\bexit(?:ed with)? (?:code|status):? (-?\d+)`)
+var exitRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bexit(?:ed with)? (?:code|status):? (-?\d+)`) })
 
 func (b *builder) commandOutput(cmd, text, key string) {
 	if text != "" {
 		b.add(core.Event{Role: core.RoleTool, Type: core.TypeCommandOutput, Text: text, Command: cmd, Key: key})
 	}
-	if m := exitRe.FindStringSubmatch(text); m != nil {
+	if m := exitRe().FindStringSubmatch(text); m != nil {
 		if code, err := strconv.Atoi(m[1]); err == nil {
 			b.add(core.Event{Role: core.RoleTool, Type: core.TypeCommandFinish, Text: "exit code " + m[1],
 				Command: cmd, ExitCode: &code, IsError: code != 0, Key: key + "/finish"})

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"ctx/core"
 )
@@ -100,7 +101,7 @@ type cmdResult struct {
 	done   bool // the command ran to completion
 }
 
-var exitRE = regexp.MustCompile(`(?i)exit code:?\s*(-?\d+)`)
+var exitRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)exit code:?\s*(-?\d+)`) })
 
 // parseCommandResult reads the forms the extensions write:
 // "Command executed successfully (exit code 0).\nOutput:\n…",
@@ -121,7 +122,7 @@ func parseCommandResult(body string) cmdResult {
 	if strings.Contains(head, "still running") {
 		return res
 	}
-	if m := exitRE.FindStringSubmatch(head); m != nil {
+	if m := exitRE().FindStringSubmatch(head); m != nil {
 		if n, err := strconv.Atoi(m[1]); err == nil {
 			res.exit = &n
 		}

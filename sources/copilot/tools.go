@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"ctx/core"
 )
@@ -104,7 +105,7 @@ func (p *parser) toolComplete(s *session, rec *record, d *data) {
 }
 
 // exitRe is the exit marker Copilot appends to shell output.
-var exitRe = regexp.MustCompile(`\n?<exited with exit code (-?\d+)>\s*$`)
+var exitRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\n?<exited with exit code (-?\d+)>\s*$`) })
 
 // shellOutput emits a command's output and, when its exit code is known
 // (result.contents[].exitCode, else the "<exited with exit code N>"
@@ -118,7 +119,7 @@ func (p *parser) shellOutput(s *session, ref *callRef, d *data, text string, ok 
 			}
 		}
 	}
-	if m := exitRe.FindStringSubmatchIndex(text); m != nil {
+	if m := exitRe().FindStringSubmatchIndex(text); m != nil {
 		if n, err := strconv.Atoi(text[m[2]:m[3]]); err == nil && exit == nil {
 			exit = &n
 		}

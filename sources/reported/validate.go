@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -240,12 +241,12 @@ func sortedKeys(m map[string]any) []string {
 	return out
 }
 
-var harnessRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+var harnessRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`) })
 
 func (c *checker) harness(name string, v any) string {
 	s, ok := v.(string)
 	s = strings.ToLower(strings.TrimSpace(s))
-	if !ok || !harnessRE.MatchString(s) {
+	if !ok || !harnessRE().MatchString(s) {
 		c.fail(name, FieldInvalid, `must be a harness id like "claude-code", "codex" or "cursor" (lowercase letters, digits, . _ -)`)
 		return ""
 	}
