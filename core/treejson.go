@@ -3,6 +3,7 @@ package core
 import (
 	"encoding/hex"
 	"encoding/json"
+	"sync"
 
 	"ctx/objects"
 )
@@ -217,4 +218,36 @@ func lowerHex(dst, src []byte) bool {
 	}
 	_, err := hex.Decode(dst, src)
 	return err == nil
+}
+
+// lastTree is the tree LoadSharedTree decoded last in this process.
+var lastTree struct {
+	sync.Mutex
+	id   objects.ID
+	tree *Tree
+}
+
+// LoadSharedTree is LoadTree for callers that never modify the tree (nor
+// the digests it points to): a process that reads one generation twice
+// decodes its tree once. The post-commit hook's import and the reader
+// that collects its evidence both read the active generation's tree,
+// which for a few thousand sessions costs more than the rest of the hook.
+// An object's id is the hash of its bytes, so a tree decoded once stands
+// for every store holding that id.
+func LoadSharedTree(g objects.Getter, id objects.ID) (*Tree, error) {
+	lastTree.Lock()
+	t := lastTree.tree
+	hit := t != nil && lastTree.id == id
+	lastTree.Unlock()
+	if hit {
+		return t, nil
+	}
+	t, err := LoadTree(g, id)
+	if err != nil {
+		return nil, err
+	}
+	lastTree.Lock()
+	lastTree.id, lastTree.tree = id, t
+	lastTree.Unlock()
+	return t, nil
 }

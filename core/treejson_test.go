@@ -223,3 +223,33 @@ func BenchmarkDecodeTree(b *testing.B) {
 		}
 	})
 }
+
+func TestLoadSharedTreeDecodesATreeOnce(t *testing.T) {
+	st, err := objects.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(sampleTree())
+	id, _ := st.Put(data)
+	a, err := LoadSharedTree(st, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := LoadSharedTree(st, id); err != nil || b != a {
+		t.Fatalf("second load of the same id: %p %p %v", a, b, err)
+	}
+	other, _ := st.Put([]byte(`{"kind":"tree","sessions":[]}`))
+	if b, err := LoadSharedTree(st, other); err != nil || b == a || len(b.Sessions) != 0 {
+		t.Fatalf("another tree: %v", err)
+	}
+	bad, _ := st.Put([]byte(`{"kind":"chunk"}`))
+	if _, err := LoadSharedTree(st, bad); err == nil {
+		t.Fatal("a chunk read as a tree")
+	}
+	if b, err := LoadSharedTree(st, other); err != nil || len(b.Sessions) != 0 {
+		t.Fatalf("after an error: %v", err)
+	}
+	if b, _ := LoadSharedTree(st, id); b == a || !reflect.DeepEqual(b, a) {
+		t.Fatal("a tree decoded again after another was loaded must equal the first")
+	}
+}

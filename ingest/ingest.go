@@ -246,7 +246,7 @@ func loadState(store *objects.Store, rs *refs.Refs) (*state, error) {
 		return nil, err
 	}
 	st.prevID, st.prev, st.number = id, g, g.Number
-	tree, err := core.LoadTree(store, g.Tree)
+	tree, err := core.LoadSharedTree(store, g.Tree)
 	if err != nil {
 		return nil, err
 	}

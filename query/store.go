@@ -109,7 +109,7 @@ func (r *Reader) Objects() *objects.Store { return r.store }
 
 func (r *Reader) load() error {
 	r.once.Do(func() {
-		r.tree, r.err = core.LoadTree(r.store, r.gen.Tree)
+		r.tree, r.err = core.LoadSharedTree(r.store, r.gen.Tree)
 		if r.err == nil && r.gen.Tombstones != nil {
 			r.tombs, r.err = core.LoadLayeredTombstones(r.store, r.gen.TombstonesBase, r.gen.Tombstones)
 		}
@@ -118,7 +118,8 @@ func (r *Reader) load() error {
 	return r.err
 }
 
-// Tree returns the session tree of the pinned generation.
+// Tree returns the session tree of the pinned generation. It is shared
+// with every reader of that generation in the process: never modify it.
 func (r *Reader) Tree() (*core.Tree, error) {
 	if err := r.load(); err != nil {
 		return nil, err
