@@ -45,6 +45,8 @@ func newRootCmd(env *Env, f *format) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       version,
+		// Cobra runs the nearest PersistentPreRun only: no subcommand sets one.
+		PersistentPreRun: func(cmd *cobra.Command, _ []string) { tuneGC(cmd, env.Getenv) },
 	}
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
