@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"os"
 	"os/exec"
 	"strings"
@@ -14,7 +15,7 @@ import (
 func withPager(env *Env, print func()) error {
 	pager, ok := env.pagerCommand()
 	if !ok {
-		print()
+		bufferedPrint(env, print)
 		return nil
 	}
 	cmd := exec.Command("sh", "-c", pager)
@@ -65,4 +66,22 @@ func (e *Env) lookup(name string) (string, bool) {
 	}
 	v := e.Getenv(name)
 	return v, v != ""
+}
+
+// bufferedPrint runs print with stdout buffered when it is not a terminal
+// (a pipe or a file): a timeline of a month is thousands of lines, and one
+// write each cost more than rendering them.
+func bufferedPrint(env *Env, print func()) {
+	if env.IsTTY(env.Stdout) {
+		print()
+		return
+	}
+	out := env.Stdout
+	bw := bufio.NewWriterSize(out, 64<<10)
+	env.Stdout = bw
+	defer func() {
+		env.Stdout = out
+		_ = bw.Flush()
+	}()
+	print()
 }

@@ -34,7 +34,22 @@ func clean(s string) string {
 
 // oneLine cleans s and folds it onto one line.
 func oneLine(s string) string {
+	if plainLine(s) {
+		return s // what clean and the folding would return, without their copies
+	}
 	return strings.Join(strings.Fields(clean(s)), " ")
+}
+
+// plainLine reports whether s is printable ASCII with single spaces
+// between words and none at its ends.
+func plainLine(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c > 0x7e || c == ' ' && (i == 0 || i == len(s)-1 || s[i-1] == ' ') {
+			return false
+		}
+	}
+	return true
 }
 
 // parseTime reads a --since/--until value (query.ParseTime).
