@@ -16,7 +16,7 @@ func TestShortCommandsRunWithALargerGCTarget(t *testing.T) {
 		limit   int64
 	}{
 		{[]string{"list", "sessions"}, nil, shortGCPercent, shortGCLimit},
-		{[]string{"hooks", "run", "post-commit"}, nil, shortGCPercent, shortGCLimit},
+		{[]string{"hooks", "run", "post-commit"}, nil, 100, math.MaxInt64},
 		{[]string{"timeline"}, map[string]string{"GOMEMLIMIT": "1GiB"}, shortGCPercent, math.MaxInt64},
 		{[]string{"list", "sessions"}, map[string]string{"GOGC": "50"}, 100, math.MaxInt64},
 		{[]string{"import"}, nil, 100, math.MaxInt64},
