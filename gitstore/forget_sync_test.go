@@ -19,6 +19,26 @@ func (m *machine) forget(undo bool, ids ...core.SessionID) {
 	}
 }
 
+// pushedTombstones reads the tombstones and the manifest of the machine's
+// last commit in its mirror of the remote.
+func (m *machine) pushedTombstones(remote string) (core.ForgottenSet, *gitstore.Manifest) {
+	m.t.Helper()
+	mr := m.mirror(remote)
+	head, err := mr.Ref(gitstore.MachineRef(m.id))
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	snap, err := mr.Snapshot(head, nil)
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	shared, err := snap.Forgotten()
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	return shared, snap.Manifest
+}
+
 // sessionOf is the id of the session whose native id is native.
 func sessionOf(t *testing.T, tree map[core.SessionID]core.TreeEntry, native string) core.SessionID {
 	t.Helper()
@@ -61,18 +81,9 @@ func TestForgetTravelsAsATombstone(t *testing.T) {
 	if _, err := a.push(r); err != nil {
 		t.Fatal(err)
 	}
-	mr := a.mirror("team")
-	head, err := mr.Ref(gitstore.MachineRef(a.id))
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := mr.Snapshot(head, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	shared, err := snap.Forgotten()
-	if err != nil || len(shared) != 1 || !shared.Has(secretID) {
-		t.Fatalf("alpha's commit shares tombstones %v, %v; want its one forget", shared, err)
+	shared, _ := a.pushedTombstones("team")
+	if len(shared) != 1 || !shared.Has(secretID) {
+		t.Fatalf("alpha's commit shares tombstones %v; want its one forget", shared)
 	}
 	for _, e := range shared {
 		if e.Source.Path != "" || e.Generation != 0 {
@@ -149,16 +160,7 @@ func TestTombstonesFollowTheIncludeRules(t *testing.T) {
 	if _, err := a.syncer().Push(context.Background(), r, a.source(), onlyProj); err != nil {
 		t.Fatal(err)
 	}
-	mr := a.mirror("team")
-	head, err := mr.Ref(gitstore.MachineRef(a.id))
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := mr.Snapshot(head, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if shared, err := snap.Forgotten(); err != nil || len(shared) != 0 || snap.Manifest.Forgotten != nil {
-		t.Fatalf("a session never shared is named in the remote's tombstones: %v %v", shared, err)
+	if shared, man := a.pushedTombstones("team"); len(shared) != 0 || man.Forgotten != nil {
+		t.Fatalf("a session never shared is named in the remote's tombstones: %v", shared)
 	}
 }

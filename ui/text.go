@@ -14,20 +14,18 @@ const maxShown = 32 << 10
 
 // clean makes hostile text readable and inert on a page (html/template
 // escapes it; this removes what escaping leaves visible): terminal escape
-// sequences (CSI and OSC) are dropped, other control characters other than
-// newline and tab are shown as \uXXXX, invalid UTF-8 becomes U+FFFD.
+// sequences are dropped (core.StripEscapes), other control characters other
+// than newline and tab are shown as \uXXXX, invalid UTF-8 becomes U+FFFD.
 func clean(s string) string {
 	if isPlain(s) {
 		return s
 	}
+	s = core.StripEscapes(s)
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case r == 0x1b:
-			i += escapeLen(s[i:])
-			continue
 		case r == '\n' || r == '\t':
 			b.WriteRune(r)
 		case r == '\r':
@@ -54,35 +52,6 @@ func isPlain(s string) bool {
 		}
 	}
 	return true
-}
-
-// escapeLen is the length of the escape sequence at the start of s (which
-// starts with ESC): CSI runs to its final byte, OSC to BEL or ST, any
-// other ESC takes one more byte.
-func escapeLen(s string) int {
-	if len(s) < 2 {
-		return len(s)
-	}
-	switch s[1] {
-	case '[':
-		for j := 2; j < len(s); j++ {
-			if s[j] >= 0x40 && s[j] <= 0x7e {
-				return j + 1
-			}
-		}
-		return len(s)
-	case ']':
-		for j := 2; j < len(s); j++ {
-			if s[j] == 0x07 {
-				return j + 1
-			}
-			if s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\' {
-				return j + 2
-			}
-		}
-		return len(s)
-	}
-	return 2
 }
 
 // clip returns at most maxShown bytes of s (at a rune boundary) and how

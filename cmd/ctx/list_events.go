@@ -69,7 +69,7 @@ func newListEventsCmd(env *Env, f *format) *cobra.Command {
 	fl.StringArrayVar(&opts.Sessions, "session", nil, "only this session id (repeatable)")
 	fl.StringArrayVar(&opts.RootSessions, "root-session", nil, "only sessions of this root session: it and its subagents (repeatable)")
 	fl.StringSliceVar(&opts.Providers, "provider", nil, "only these providers (repeatable)")
-	fl.StringArrayVar(&opts.Machines, "machine", nil, "only sessions recorded on this machine: an id as ctx sync status lists them, or local (repeatable)")
+	fl.StringArrayVar(&opts.Machines, "machine", nil, machineFlagUsage)
 	fl.StringArrayVar(&opts.Roots, "source-root", nil, "only this configured source root (repeatable, OR with --source-group)")
 	fl.StringArrayVar(&opts.Groups, "source-group", nil, "only this configured source group (repeatable)")
 	fl.StringSliceVar(&opts.Roles, "role", nil, "only these roles: user, assistant, system, tool")

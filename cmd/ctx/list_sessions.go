@@ -40,7 +40,7 @@ func newListSessionsCmd(env *Env, f *format) *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringSliceVar(&opts.Providers, "provider", nil, "only these providers (repeatable)")
-	fl.StringArrayVar(&opts.Machines, "machine", nil, "only sessions recorded on this machine: an id as ctx sync status lists them, or local (repeatable)")
+	fl.StringArrayVar(&opts.Machines, "machine", nil, machineFlagUsage)
 	fl.StringArrayVar(&opts.Roots, "source-root", nil, "only this configured source root (repeatable, OR with --source-group)")
 	fl.StringArrayVar(&opts.Groups, "source-group", nil, "only this configured source group (repeatable)")
 	fl.StringArrayVar(&opts.Files, "has-edits-to", nil, "only sessions that edited this path or file name (repeatable)")

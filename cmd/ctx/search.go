@@ -65,7 +65,7 @@ func newSearchCmd(env *Env, f *format) *cobra.Command {
 	fl.StringSliceVar(&opts.Roles, "role", nil, "only these roles: user, assistant, system, tool")
 	fl.StringArrayVar(&opts.Files, "file", nil, "only events that touched this path or file name (repeatable)")
 	fl.StringArrayVar(&opts.Sessions, "session", nil, "only this session id (repeatable)")
-	fl.StringArrayVar(&opts.Machines, "machine", nil, "only sessions recorded on this machine: an id as ctx sync status lists them, or local (repeatable)")
+	fl.StringArrayVar(&opts.Machines, "machine", nil, machineFlagUsage)
 	fl.StringVar(&opts.Mode, "mode", "lexical", "lexical, semantic (messages and summaries by similarity) or hybrid (both, fused)")
 	fl.Float64Var(&opts.Weight, "semantic-weight", 0.5, "weight of the vector ranks in hybrid search, 0-1 (default: [semantic] weight); 0 does no vector work")
 	return cmd

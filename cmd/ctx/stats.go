@@ -37,7 +37,7 @@ func newStatsCmd(env *Env, f *format) *cobra.Command {
 	fl.StringVar(&opts.Until, "until", "", "until this time")
 	fl.StringVar(&opts.Workspace, "workspace", "", "only sessions in this directory or below it")
 	fl.StringSliceVar(&opts.Providers, "provider", nil, "only these providers (repeatable)")
-	fl.StringArrayVar(&opts.Machines, "machine", nil, "only sessions recorded on this machine: an id as ctx sync status lists them, or local (repeatable)")
+	fl.StringArrayVar(&opts.Machines, "machine", nil, machineFlagUsage)
 	fl.BoolVar(&opts.PrimaryOnly, "primary-only", false, "exclude subagent sessions")
 	fl.StringVar(&opts.Period, "by", app.PeriodDay, "group by day or week")
 	completeProviders(cmd, "provider")

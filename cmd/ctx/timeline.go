@@ -40,7 +40,7 @@ func newTimelineCmd(env *Env, f *format) *cobra.Command {
 	fl.StringVar(&opts.Until, "until", "", "until this time")
 	fl.StringVar(&opts.Workspace, "workspace", "", "only sessions in this directory or below it")
 	fl.StringSliceVar(&opts.Providers, "provider", nil, "only these providers (repeatable)")
-	fl.StringArrayVar(&opts.Machines, "machine", nil, "only sessions recorded on this machine: an id as ctx sync status lists them, or local (repeatable)")
+	fl.StringArrayVar(&opts.Machines, "machine", nil, machineFlagUsage)
 	fl.BoolVar(&opts.PrimaryOnly, "primary-only", false, "exclude subagent sessions")
 	fl.StringVar(&opts.Repo, "repo", "", "read noted commits from this repository (default: the current directory's)")
 	fl.BoolVar(&opts.NoCommits, "no-commits", false, "sessions only")
@@ -155,3 +155,7 @@ func shortIDs(ids []string) []string {
 	}
 	return out
 }
+
+// machineFlagUsage is the help of --machine, a filter of search, the
+// listings, timeline and stats.
+const machineFlagUsage = "only sessions recorded on this machine: an id as ctx sync status lists them, or local (repeatable)"
