@@ -87,3 +87,47 @@ func TestCutRootBoltWithoutSums(t *testing.T) {
 		t.Fatalf("verify: %v", err)
 	}
 }
+
+// TestBoltSizeCheck: every cut of root.bolt at a page boundary short of the
+// pages its meta counts is refused before bolt maps it (reading past the end
+// of a mapped file is a SIGBUS, not a panic), and the whole file passes.
+func TestBoltSizeCheck(t *testing.T) {
+	root := t.TempDir()
+	m := build(t, root, manyDocs(300), BuildOptions{Shards: 1})[0]
+	dir := filepath.Join(root, m.Name)
+	p := filepath.Join(dir, "store", "root.bolt")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := checkBoltSize(dir); err != nil {
+		t.Fatalf("whole root.bolt: %v", err)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, err := newestBoltMeta(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := int(meta.pageSize)
+	need := int(meta.pgid) * page
+	if need > len(data) || need < 4*page {
+		t.Fatalf("root.bolt holds %d bytes, its meta counts %d", len(data), need)
+	}
+	t.Cleanup(func() { _ = os.WriteFile(p, data, 0o600) })
+	for _, n := range []int{need, need - page, need / 2, 2 * page, page + 10, 100} {
+		if err := os.WriteFile(p, data[:n], 0o600); err != nil {
+			t.Fatal(err)
+		}
+		err := checkBoltSize(dir)
+		if n == need && err != nil {
+			t.Fatalf("root.bolt cut to the %d bytes its meta counts: %v", n, err)
+		}
+		if n < need && err == nil {
+			t.Fatalf("root.bolt cut to %d of the %d bytes its meta counts passed", n, need)
+		}
+	}
+}

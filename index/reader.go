@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -153,6 +154,8 @@ func openShard(root, name string, timeout time.Duration) (bleve.Index, error) {
 		}
 	} else if !errors.Is(err, errNoSums) {
 		return nil, shardErr(name, "open", ErrShardDamaged, err)
+	} else if err := checkBoltSize(dir); err != nil {
+		return nil, shardErr(name, "open", ErrShardDamaged, err)
 	}
 	idx, err := openBleve(dir, timeout)
 	if err != nil {
@@ -177,8 +180,10 @@ func openShard(root, name string, timeout time.Duration) (bleve.Index, error) {
 
 // openBleve opens a shard directory read-only. A damaged file can make
 // bleve or bolt panic (bolt asserts on a cut root.bolt): that is an error
-// here, never a crash.
+// here, never a crash. A fault on a mapped page that checkBoltSize did not
+// foresee is made a panic too, while this goroutine opens the shard.
 func openBleve(dir string, timeout time.Duration) (idx bleve.Index, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if p := recover(); p != nil {
 			idx, err = nil, fmt.Errorf("opening failed: %v", p)
