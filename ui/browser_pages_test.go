@@ -221,7 +221,10 @@ func TestBrowserSessions(t *testing.T) {
 		if eval[int](t, tb, `document.querySelectorAll(".srow").length`) == total {
 			break
 		}
-		tb.run(t, chromedp.ScrollIntoView(chromedp.CSS("a.more")), chromedp.Sleep(300*time.Millisecond))
+		// Scrolled by script: waiting for a.more would hang once the
+		// last page, loaded meanwhile, has taken the link away.
+		eval[bool](t, tb, `window.scrollTo(0, document.body.scrollHeight), true`)
+		tb.run(t, chromedp.Sleep(300*time.Millisecond))
 	}
 	if n := eval[int](t, tb, `document.querySelectorAll(".srow").length`); n != total {
 		t.Fatalf("scrolling loaded %d of %d sessions", n, total)

@@ -54,7 +54,7 @@ func New(opts Options, ln net.Listener) (*Server, error) {
 	// The viewer reads like every front end, through the use-case layer: a
 	// pooled Reader and no daemon wake (it writes nothing, starts nothing).
 	a := app.New(app.Options{Env: opts.Env, Home: opts.Home, Pooled: true, NoWake: true, KeepServing: true})
-	s := &Server{opts: opts, app: a, secret: opts.Secret, views: v, ln: ln, sessionsLimit: 100}
+	s := &Server{opts: opts, app: a, secret: opts.Secret, views: v, ln: ln, sessionsLimit: 40}
 	if s.secret == "" {
 		s.secret = newSecret()
 	}

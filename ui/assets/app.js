@@ -13,10 +13,16 @@ function searchAsYouType() {
   if (!form || !results) return;
   let pending = null;
   let typedAt = 0;
+  // The search shown (or on its way): a change event that alters nothing
+  // (the field losing focus as a hit is clicked) must not replace the
+  // results under the pointer.
+  let shown = location.pathname + location.search;
   const run = debounce(async () => {
     const params = new URLSearchParams(new FormData(form));
     for (const [k, v] of [...params]) if (v === "") params.delete(k);
     const url = "/search?" + params.toString();
+    if (url === shown) return;
+    shown = url;
     if (pending) pending.abort();
     pending = new AbortController();
     const started = typedAt;
@@ -30,7 +36,10 @@ function searchAsYouType() {
         document.body.dataset.searched = params.get("q") || "";
       });
     } catch (e) {
-      if (e.name !== "AbortError") results.textContent = "Search failed: " + e.message;
+      if (e.name !== "AbortError") {
+        results.textContent = "Search failed: " + e.message;
+        shown = ""; // Enter tries again
+      }
     }
   }, 40);
   const onInput = () => { typedAt = performance.now(); run(); };

@@ -1,9 +1,21 @@
 // Same-origin fetches of page fragments.
 
+// debounce calls fn at once when the previous call came ms or more ago (a
+// key pressed after a pause answers without waiting), and otherwise once
+// the calls have paused for ms (fast typing runs one search, for the last
+// state, not one a key).
 export function debounce(fn, ms) {
   let t = 0;
+  let last = -Infinity;
   return (...args) => {
+    const now = performance.now();
+    const idle = now - last >= ms;
+    last = now;
     clearTimeout(t);
+    if (idle) {
+      fn(...args);
+      return;
+    }
     t = setTimeout(() => fn(...args), ms);
   };
 }
