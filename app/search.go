@@ -2,9 +2,12 @@ package app
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 
 	"ctx/config"
 	"ctx/query"
+	"ctx/wake"
 )
 
 // SearchRequest is the input of Search (ctx search flags, MCP search
@@ -45,9 +48,18 @@ func (a *App) SearchWith(ctx context.Context, req SearchRequest, so SemanticOpti
 	return a.search(ctx, req, so)
 }
 
-// search wakes the daemon and searches a validated request.
+// search wakes the daemon and searches a validated request. A front end
+// without a pooled Reader (the CLI) first asks a running daemon to search
+// over the shards it holds open (a lexical search: its answer does not
+// depend on the caller's environment); anything but an answer, and it
+// searches itself.
 func (a *App) search(ctx context.Context, req SearchRequest, so SemanticOptions) (*SearchResult, error) {
-	a.Wake()
+	if a.pool == nil && !a.noWake && so.Embedder == nil && (req.Mode == "" || req.Mode == query.ModeLexical) {
+		if out, err := a.searchViaDaemon(ctx, req); err == nil {
+			return out, nil
+		}
+	}
+	a.Wake() // no daemon (one starts when enabled), another version, or its error: as before
 	var out *SearchResult
 	err := a.read(ctx, func(r *query.Reader) (err error) {
 		out, err = r.SearchWith(ctx, req, so)
@@ -73,4 +85,50 @@ func (a *App) SemanticOptions(mode string) (SemanticOptions, error) {
 	}
 	so.Config = cfg.SemanticConfig()
 	return so, nil
+}
+
+// searchViaDaemon sends a validated request to the store's running daemon.
+func (a *App) searchViaDaemon(ctx context.Context, req SearchRequest) (*SearchResult, error) {
+	raw, err := json.Marshal(req)
+	if err != nil {
+		return nil, err
+	}
+	data, err := wake.Search(ctx, a.home, a.version, raw, WakeWait)
+	if err != nil {
+		return nil, err
+	}
+	var out SearchResult
+	if err := json.Unmarshal(data, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// ServeSearch is the daemon's side of searchViaDaemon: the JSON of a
+// SearchRequest in, the JSON of its SearchResult out, searched as Search
+// would without waking anyone (the daemon imports before it calls this).
+func (a *App) ServeSearch(ctx context.Context, raw []byte) ([]byte, error) {
+	var req SearchRequest
+	if err := json.Unmarshal(raw, &req); err != nil {
+		return nil, err
+	}
+	if req.Mode != "" && req.Mode != query.ModeLexical {
+		return nil, errors.New("the daemon answers lexical searches only")
+	}
+	if _, err := req.Validate(); err != nil {
+		return nil, err
+	}
+	so, err := a.SemanticOptions(req.Mode)
+	if err != nil {
+		return nil, err
+	}
+	var out *SearchResult
+	err = a.read(ctx, func(r *query.Reader) (err error) {
+		out, err = r.SearchWith(ctx, req, so)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(out)
 }

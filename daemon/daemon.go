@@ -44,6 +44,9 @@ type Options struct {
 	Rescan   time.Duration // slow rescan period; DefaultRescan when zero
 	Debounce time.Duration // file event batching; DefaultDebounce when zero
 	Version  string        // importer version recorded in generations
+	// Search, when set, answers the socket's search op: the app layer's
+	// JSON request in, its JSON result out (see wake.Search).
+	Search func(ctx context.Context, req []byte) ([]byte, error)
 }
 
 // Run is the daemon: it takes the daemon lock, listens on the socket,
@@ -119,6 +122,9 @@ type daemon struct {
 	stop    context.CancelFunc
 	started time.Time
 	kick    chan struct{} // buffered 1: a pass is wanted
+	// barrier asks the event loop to note the file events already
+	// delivered before a search decides whether the generation is current.
+	barrier chan chan struct{}
 	// mergeKick (buffered 1) asks mergeLoop to look for shards to merge.
 	mergeKick chan struct{}
 	gate      sync.Mutex // passes, merges and vectors take turns at the writer lock
@@ -135,6 +141,7 @@ type daemon struct {
 	passing   bool      // a pass is running
 	next      time.Time // oldest change noted since the running pass began
 	watching  int
+	searches  uint64          // searches answered
 	fileDirs  map[string]bool // directories holding source files
 	roots     []string        // source roots
 	above     map[string]bool // watched only for the roots (see watchPlan)
@@ -154,7 +161,7 @@ type passResult struct {
 }
 
 func newDaemon(opts Options, lg *log.Logger, stop context.CancelFunc) *daemon {
-	return &daemon{opts: opts, log: lg, stop: stop, started: time.Now(), kick: make(chan struct{}, 1), mergeKick: make(chan struct{}, 1),
+	return &daemon{opts: opts, log: lg, stop: stop, started: time.Now(), kick: make(chan struct{}, 1), barrier: make(chan chan struct{}), mergeKick: make(chan struct{}, 1),
 		done: make(chan struct{}), rewatch: true, conns: make(chan struct{}, MaxConns)}
 }
 

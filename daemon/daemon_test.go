@@ -125,7 +125,7 @@ func TestStaleSocketFileIsReplaced(t *testing.T) {
 func TestBadRequestsAreRefused(t *testing.T) {
 	s := newScratch(t)
 	runInProcess(t, s.options())
-	for _, req := range []string{"not json\n", `{"op":"dance"}` + "\n", strings.Repeat("x", 5000)} {
+	for _, req := range []string{"not json\n", `{"op":"dance"}` + "\n", strings.Repeat("x", daemon.MaxRequest+10)} {
 		reply := rawRequest(t, s.store, req)
 		if !strings.Contains(reply, `"ok":false`) {
 			t.Errorf("request %.20q: reply %q", req, reply)

@@ -32,6 +32,14 @@
 //     newline-delimited JSON object per connection, at most MaxRequest
 //     bytes: {"op":"sync"}, {"op":"status"} or {"op":"stop"}. The client
 //     bounds its own wait and reads the committed generation either way.
+//   - Search: {"op":"search","version":V,"search":REQ} answers a lexical
+//     search (Options.Search, the app layer's) over the Reader and shards
+//     the daemon keeps open, so a CLI search pays neither the opening nor
+//     the tree decode. The event loop first notes the file events already
+//     delivered; a change noted and not yet published, a running pass or
+//     incomplete watches make it run a pass first, waiting as long as a
+//     wake would. A client of another version is refused and searches
+//     itself, as it does on any error.
 //   - Lag: how long ago the oldest source change not yet published was
 //     made: a file event (timed when it arrives) or, for a change the
 //     watches missed, the modification time of a file a pass found changed.

@@ -79,6 +79,20 @@ func (d *daemon) eventLoop(ctx context.Context, w *fsnotify.Watcher) {
 		case <-batch.C:
 			armed = false
 			d.request()
+		case ack := <-d.barrier:
+			// A search asks: note every event already delivered first.
+			for drained := false; !drained; {
+				select {
+				case ev, ok := <-w.Events:
+					if ok && d.onEvent(ctx, w, ev) && !armed {
+						batch.Reset(d.opts.Debounce)
+						armed = true
+					}
+				default:
+					drained = true
+				}
+			}
+			close(ack)
 		case <-tick.C:
 			d.ensureSocket(ctx)
 			d.mu.Lock()

@@ -15,7 +15,7 @@ import (
 
 // Protocol limits.
 const (
-	MaxRequest  = 1024             // bytes of one request line
+	MaxRequest  = wake.MaxRequest  // bytes of one request line
 	MaxConns    = 64               // requests handled at once; more are refused
 	readTimeout = 5 * time.Second  // to receive the request line
 	syncTimeout = 10 * time.Minute // a sync the client abandoned gives up
@@ -109,7 +109,7 @@ func (d *daemon) handle(ctx context.Context, c net.Conn) {
 	_ = c.SetReadDeadline(time.Now().Add(readTimeout))
 	line, err := bufio.NewReaderSize(io.LimitReader(c, MaxRequest), MaxRequest).ReadBytes('\n')
 	if err != nil {
-		writeReply(c, Reply{Error: "bad request: one JSON line of at most 1024 bytes"})
+		writeReply(c, Reply{Error: fmt.Sprintf("bad request: one JSON line of at most %d bytes", MaxRequest)})
 		return
 	}
 	var req Request
@@ -127,9 +127,71 @@ func (d *daemon) handle(ctx context.Context, c net.Conn) {
 		d.log.Printf("stop requested")
 		writeReply(c, Reply{OK: true, PID: os.Getpid()})
 		d.stop()
+	case "search":
+		writeReply(c, d.search(ctx, req))
 	default:
-		writeReply(c, Reply{Error: "unknown op: want sync, status or stop"})
+		writeReply(c, Reply{Error: "unknown op: want sync, status, stop or search"})
 	}
+}
+
+// search answers a search over the daemon's open shards. What the watches
+// have seen change is imported first (the wait a wake has, at most), so
+// the answer is what a wake and a read would have given; with nothing
+// noted the published generation is current and no pass runs.
+func (d *daemon) search(ctx context.Context, req Request) Reply {
+	switch {
+	case d.opts.Search == nil:
+		return Reply{Error: "this daemon does not answer searches"}
+	case req.Version != d.opts.Version:
+		return Reply{Error: fmt.Sprintf("daemon version %q, client %q: search it yourself", d.opts.Version, req.Version)}
+	}
+	d.settle(ctx)
+	if d.stale() {
+		wctx, cancel := context.WithTimeout(ctx, wake.DefaultWakeWait)
+		_, _ = d.await(wctx, d.request()) // past the wait: the committed generation, as a wake
+		cancel()
+	}
+	out, err := d.opts.Search(ctx, req.Search)
+	if err != nil {
+		return Reply{Error: err.Error()}
+	}
+	d.mu.Lock()
+	d.searches++
+	d.mu.Unlock()
+	return Reply{OK: true, Result: out}
+}
+
+// settle lets the event loop note the file events already delivered (a
+// line an agent appended just before the search), waiting a few
+// milliseconds at most for it.
+func (d *daemon) settle(ctx context.Context) {
+	ack := make(chan struct{})
+	t := time.NewTimer(settleWait)
+	defer t.Stop()
+	select {
+	case d.barrier <- ack:
+		select {
+		case <-ack:
+		case <-t.C:
+		case <-ctx.Done():
+		}
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+// settleWait bounds settle.
+const settleWait = 20 * time.Millisecond
+
+// stale reports whether the published generation may miss a change: one
+// the watches noted and no pass has published yet, a pass running, or
+// watches that do not cover every source directory (the rescan alone
+// would find a change there).
+func (d *daemon) stale() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return !d.pending.IsZero() || d.passing || d.rewatch || d.watching >= MaxWatches || d.served < d.requested ||
+		d.lastAt.IsZero()
 }
 
 // sync requests a pass and waits for it.
@@ -153,7 +215,7 @@ func (d *daemon) status() Reply {
 	// The newest generation the daemon published: a pass's, or a merge's
 	// beside the passes.
 	r := Reply{OK: true, PID: os.Getpid(), Started: d.started, LastGeneration: max(d.last.Generation, d.merged),
-		LastImport: d.lastAt, Watching: d.watching}
+		LastImport: d.lastAt, Watching: d.watching, Searches: d.searches}
 	if !d.pending.IsZero() {
 		r.LagSeconds = time.Since(d.pending).Seconds()
 	}

@@ -35,7 +35,7 @@ func Wake(home string, wait time.Duration) (WakeResult, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	start := time.Now()
-	r, err := call(ctx, home, "sync")
+	r, err := call(ctx, home, Request{Op: "sync"})
 	res := WakeResult{Waited: time.Since(start)}
 	if errors.Is(err, context.DeadlineExceeded) {
 		res.TimedOut = true
@@ -53,14 +53,14 @@ func Wake(home string, wait time.Duration) (WakeResult, error) {
 // It returns ErrNotRunning when no daemon answers (then the caller imports
 // itself), and the daemon's error when its import failed.
 func ImportViaDaemon(ctx context.Context, home string) (Reply, error) {
-	return call(ctx, home, "sync")
+	return call(ctx, home, Request{Op: "sync"})
 }
 
 // Status asks the running daemon for its status.
 func Status(home string) (Reply, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	return call(ctx, home, "status")
+	return call(ctx, home, Request{Op: "status"})
 }
 
 // Stop asks the running daemon to stop and waits up to wait for it to
@@ -68,7 +68,7 @@ func Status(home string) (Reply, error) {
 func Stop(home string, wait time.Duration) (Reply, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	r, err := call(ctx, home, "stop")
+	r, err := call(ctx, home, Request{Op: "stop"})
 	if err != nil {
 		return r, err
 	}
@@ -82,8 +82,38 @@ func Stop(home string, wait time.Duration) (Reply, error) {
 	return r, nil
 }
 
+// ErrTooLarge means a request does not fit in one request line.
+var ErrTooLarge = errors.New("request too large for the daemon")
+
+// Search asks the running daemon of the store at home to answer a search
+// (req is the app layer's JSON request; the result comes back as its
+// JSON): the daemon first imports what it has seen change, waiting at most
+// wait for that, then searches over the shards it holds open. It returns
+// ErrNotRunning when no daemon answers; any error means the caller
+// searches itself.
+func Search(ctx context.Context, home, version string, req []byte, wait time.Duration) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, wait+searchTimeout)
+	defer cancel()
+	r, err := call(ctx, home, Request{Op: "search", Version: version, Search: req})
+	if err != nil {
+		return nil, err
+	}
+	return r.Result, nil
+}
+
+// searchTimeout bounds a delegated search beyond the wake's wait: past
+// it the caller searches itself.
+const searchTimeout = 5 * time.Second
+
 // call sends one request and reads the reply, bounded by ctx.
-func call(ctx context.Context, home, op string) (Reply, error) {
+func call(ctx context.Context, home string, req Request) (Reply, error) {
+	data, err := json.Marshal(req)
+	if err != nil {
+		return Reply{}, err
+	}
+	if len(data)+1 > MaxRequest {
+		return Reply{}, ErrTooLarge
+	}
 	var dl net.Dialer
 	c, err := dl.DialContext(ctx, "unix", store.At(home).Socket())
 	if err != nil {
@@ -98,7 +128,6 @@ func call(ctx context.Context, home, op string) (Reply, error) {
 	}
 	stop := context.AfterFunc(ctx, func() { _ = c.SetDeadline(time.Now()) })
 	defer stop()
-	data, _ := json.Marshal(Request{Op: op})
 	if _, err := c.Write(append(data, '\n')); err != nil {
 		return Reply{}, wireErr(ctx, err)
 	}

@@ -1,6 +1,7 @@
 package wake
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"strconv"
@@ -11,9 +12,17 @@ import (
 	"ctx/store"
 )
 
+// MaxRequest bounds one request line (a search's filters included).
+const MaxRequest = 64 << 10
+
 // Request is one wake-protocol request.
 type Request struct {
-	Op string `json:"op"` // sync, status or stop
+	Op string `json:"op"` // sync, status, stop or search
+	// Version is the client's ctx version; a search is answered only by a
+	// daemon of the same version (another may read the store differently).
+	Version string `json:"version,omitempty"`
+	// Search is the search request of a search op (the app layer's JSON).
+	Search json.RawMessage `json:"search,omitempty"`
 }
 
 // Reply is the answer to a request; fields not used by the op are empty.
@@ -30,6 +39,9 @@ type Reply struct {
 	LastImport     time.Time `json:"last_import,omitzero"`
 	LagSeconds     float64   `json:"lag_seconds"`
 	Watching       int       `json:"watching,omitempty"`
+	Searches       uint64    `json:"searches,omitempty"` // searches the daemon answered since it started
+	// Result is a search op's answer (the app layer's JSON).
+	Result json.RawMessage `json:"result,omitempty"`
 }
 
 // LockedPID returns the pid written in the daemon lock when that process

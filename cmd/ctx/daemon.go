@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ctx/app"
 	"ctx/core"
 	"ctx/daemon"
 )
@@ -40,11 +41,11 @@ func newDaemonCmd(env *Env, f *format) *cobra.Command {
 
 // daemonOptions builds the daemon's options from the environment and the
 // config; the sources are re-planned on every rescan.
-func daemonOptions(env *Env) (daemon.Options, error) {
+func daemonOptions(env *Env) (daemon.Options, *app.App, error) {
 	a := env.App()
 	p, err := a.Plan(nil)
 	if err != nil {
-		return daemon.Options{}, err
+		return daemon.Options{}, nil, err
 	}
 	plan := func() ([]core.Source, error) {
 		p, err := a.Plan(nil)
@@ -53,15 +54,20 @@ func daemonOptions(env *Env) (daemon.Options, error) {
 		}
 		return p.Sources, nil
 	}
+	// The searches the CLI hands over are answered by a pooled App, which
+	// keeps the active generation's shards open between them.
+	searcher := app.New(app.Options{Env: env.Source(), Home: env.CtxHome(), Now: env.Now, Version: version,
+		Pooled: true, NoWake: true})
 	return daemon.Options{Home: env.CtxHome(), Env: env.Source(), Sources: plan, Redactor: p.Redactor, Exclude: p.Exclude,
-		Version: version}, nil
+		Version: version, Search: searcher.ServeSearch}, searcher, nil
 }
 
 func runDaemon(ctx context.Context, env *Env) error {
-	opts, err := daemonOptions(env)
+	opts, searcher, err := daemonOptions(env)
 	if err != nil {
 		return err
 	}
+	defer searcher.Close()
 	if env.IsTTY(env.Stderr) {
 		opts.Log = env.Stderr
 	}
@@ -133,8 +139,8 @@ func daemonStatus(env *Env, f *format) error {
 		return nil
 	}
 	fmt.Fprintf(w, "Daemon: running, pid %d, since %s\n", out.PID, out.Since.Local().Format("2006-01-02 15:04:05"))
-	fmt.Fprintf(w, "Last generation %d, last import %s, lag %.1fs, watching %d directories\n",
-		out.LastGeneration, orDash(out.LastImport), *out.LagSeconds, out.Watching)
+	fmt.Fprintf(w, "Last generation %d, last import %s, lag %.1fs, watching %d directories, %d searches answered\n",
+		out.LastGeneration, orDash(out.LastImport), *out.LagSeconds, out.Watching, out.Searches)
 	fmt.Fprintf(w, "Socket: %s\nLog: %s\n", out.Socket, out.Log)
 	return nil
 }

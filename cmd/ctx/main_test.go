@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -50,13 +51,14 @@ func TestScripts(t *testing.T) {
 			return os.MkdirAll(filepath.Join(e.WorkDir, "home"), 0o700)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"copytree":  cmdCopyTree,
-			"flipbyte":  cmdFlipByte,
-			"countobjs": cmdCountObjects,
-			"grab":      cmdGrab,
-			"cutshard":  cmdCutShard,
-			"rmobjects": cmdRemoveObjects,
-			"exits":     cmdExits,
+			"copytree":   cmdCopyTree,
+			"flipbyte":   cmdFlipByte,
+			"countobjs":  cmdCountObjects,
+			"grab":       cmdGrab,
+			"cutshard":   cmdCutShard,
+			"rmobjects":  cmdRemoveObjects,
+			"exits":      cmdExits,
+			"samesearch": cmdSameSearch,
 		},
 	})
 }
@@ -90,6 +92,31 @@ func TestScriptsGuardFixtures(t *testing.T) {
 		if strings.Contains(s, "$FIXTURES") && !strings.Contains(s, "\n[!fixtures] skip '") {
 			t.Errorf("%s reads $FIXTURES without a [!fixtures] skip line", p)
 		}
+	}
+}
+
+// samesearch A B: two ctx search --format json answers are the same but
+// for the time each took; both found something.
+func cmdSameSearch(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: samesearch a.json b.json")
+	}
+	var docs [2]map[string]any
+	for i, a := range args {
+		ts.Check(json.Unmarshal([]byte(ts.ReadFile(a)), &docs[i]))
+		md, _ := docs[i]["metadata"].(map[string]any)
+		if md == nil {
+			ts.Fatalf("%s: no metadata", a)
+		}
+		delete(md, "took_ms")
+		if res, _ := docs[i]["results"].([]any); len(res) == 0 {
+			ts.Fatalf("%s: no results", a)
+		}
+	}
+	a, _ := json.Marshal(docs[0])
+	b, _ := json.Marshal(docs[1])
+	if same := string(a) == string(b); same == neg {
+		ts.Fatalf("%s and %s: same %v\n%s\n%s", args[0], args[1], same, a, b)
 	}
 }
 
