@@ -12,11 +12,10 @@ import (
 )
 
 type listEventsOptions struct {
-	Sessions, RootSessions, Providers, Roots, Groups, Roles, EventTypes, Files []string
-	Machines                                                                   []string
-	Scope, Workspace, Since, Until, Order, Content, Cursor                     string
-	PrimaryOnly                                                                bool
-	Limit                                                                      int
+	filterFlags
+	RootSessions, EventTypes      []string
+	Scope, Order, Content, Cursor string
+	Limit                         int
 }
 
 // listRecord is one line of list events --format jsonl: events, then one
@@ -66,20 +65,10 @@ func newListEventsCmd(env *Env, f *format) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVar(&opts.Sessions, "session", nil, "only this session id (repeatable)")
+	opts.register(cmd, flagsSessions|flagsSources|flagsEvents, eventWindow)
 	fl.StringArrayVar(&opts.RootSessions, "root-session", nil, "only sessions of this root session: it and its subagents (repeatable)")
-	fl.StringSliceVar(&opts.Providers, "provider", nil, "only these providers (repeatable)")
-	fl.StringArrayVar(&opts.Machines, "machine", nil, machineFlagUsage)
-	fl.StringArrayVar(&opts.Roots, "source-root", nil, "only this configured source root (repeatable, OR with --source-group)")
-	fl.StringArrayVar(&opts.Groups, "source-group", nil, "only this configured source group (repeatable)")
-	fl.StringSliceVar(&opts.Roles, "role", nil, "only these roles: user, assistant, system, tool")
 	fl.StringSliceVar(&opts.EventTypes, "event-type", nil, "only these event types (conflicts with --scope)")
 	fl.StringVar(&opts.Scope, "scope", "all", "content scope: all, transcript, calls or outputs")
-	fl.StringVar(&opts.Workspace, "workspace", "", "only sessions in this directory or below it")
-	fl.StringArrayVar(&opts.Files, "file", nil, "only events that touched this path or file name (repeatable)")
-	fl.StringVar(&opts.Since, "since", "", "only events at or after this time (RFC 3339, YYYY-MM-DD, or 7d)")
-	fl.StringVar(&opts.Until, "until", "", "only events before this time")
-	fl.BoolVar(&opts.PrimaryOnly, "primary-only", false, "exclude subagent sessions")
 	fl.StringVar(&opts.Order, "order", query.OrderAsc, "asc or desc")
 	fl.StringVar(&opts.Content, "content", query.ContentFull, "full, text (no activity or edit bodies) or none (metadata only)")
 	fl.IntVar(&opts.Limit, "limit", query.DefaultPageLimit, "events per page (1-4096)")
@@ -88,22 +77,15 @@ func newListEventsCmd(env *Env, f *format) *cobra.Command {
 }
 
 func (o *listEventsOptions) request(env *Env) (query.ListRequest, error) {
-	since, err := parseTime(o.Since, env.Now())
+	args, err := o.args(env)
 	if err != nil {
 		return query.ListRequest{}, err
 	}
-	until, err := parseTime(o.Until, env.Now())
-	if err != nil {
-		return query.ListRequest{}, err
-	}
-	ws := absDir(env, o.Workspace)
 	scope := o.Scope
 	if len(o.EventTypes) > 0 {
 		scope = ""
 	}
-	args := query.FilterArgs{Sessions: o.Sessions, RootSessions: o.RootSessions, Providers: o.Providers,
-		SourceRoots: o.Roots, SourceGroups: o.Groups, Roles: o.Roles, EventTypes: o.EventTypes, Files: o.Files,
-		Workspace: ws, Since: since, Until: until, PrimaryOnly: o.PrimaryOnly, Machines: o.Machines}
+	args.RootSessions, args.EventTypes = o.RootSessions, o.EventTypes
 	filter, err := args.Parse()
 	if err != nil {
 		return query.ListRequest{}, err

@@ -12,12 +12,11 @@ import (
 )
 
 type listSessionsOptions struct {
-	Providers, Roots, Groups, Files []string
-	Machines                        []string
-	Workspace, Since, Until, Sort   string
-	Cursor                          string
-	PrimaryOnly, Reverse, All       bool
-	Limit                           int
+	filterFlags
+	Edited       []string
+	Sort, Cursor string
+	Reverse, All bool
+	Limit        int
 }
 
 func newListSessionsCmd(env *Env, f *format) *cobra.Command {
@@ -39,15 +38,8 @@ func newListSessionsCmd(env *Env, f *format) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringSliceVar(&opts.Providers, "provider", nil, "only these providers (repeatable)")
-	fl.StringArrayVar(&opts.Machines, "machine", nil, machineFlagUsage)
-	fl.StringArrayVar(&opts.Roots, "source-root", nil, "only this configured source root (repeatable, OR with --source-group)")
-	fl.StringArrayVar(&opts.Groups, "source-group", nil, "only this configured source group (repeatable)")
-	fl.StringArrayVar(&opts.Files, "has-edits-to", nil, "only sessions that edited this path or file name (repeatable)")
-	fl.StringVar(&opts.Workspace, "workspace", "", "only sessions in this directory or below it")
-	fl.StringVar(&opts.Since, "since", "", "only sessions active at or after this time (RFC 3339, YYYY-MM-DD, or 7d)")
-	fl.StringVar(&opts.Until, "until", "", "only sessions active before this time")
-	fl.BoolVar(&opts.PrimaryOnly, "primary-only", false, "exclude subagent sessions")
+	opts.register(cmd, flagsSessions|flagsSources, activeWindow)
+	fl.StringArrayVar(&opts.Edited, "has-edits-to", nil, "only sessions that edited this path or file name (repeatable)")
 	fl.StringVar(&opts.Sort, "sort", "activity", "activity, started, events or name")
 	fl.BoolVar(&opts.Reverse, "reverse", false, "reverse the order")
 	fl.IntVar(&opts.Limit, "limit", app.DefaultSessionsLimit, fmt.Sprintf("sessions per page (1-%d)", app.MaxSessionsLimit))
@@ -59,11 +51,7 @@ func newListSessionsCmd(env *Env, f *format) *cobra.Command {
 }
 
 func (o *listSessionsOptions) request(env *Env) (app.SessionsRequest, error) {
-	since, err := parseTime(o.Since, env.Now())
-	if err != nil {
-		return app.SessionsRequest{}, err
-	}
-	until, err := parseTime(o.Until, env.Now())
+	args, err := o.args(env)
 	if err != nil {
 		return app.SessionsRequest{}, err
 	}
@@ -75,8 +63,7 @@ func (o *listSessionsOptions) request(env *Env) (app.SessionsRequest, error) {
 	default:
 		return app.SessionsRequest{}, usagef("--sort must be activity, started, events or name")
 	}
-	args := app.FilterArgs{Providers: o.Providers, SourceRoots: o.Roots, SourceGroups: o.Groups, Files: o.Files,
-		Workspace: absDir(env, o.Workspace), Since: since, Until: until, PrimaryOnly: o.PrimaryOnly, Machines: o.Machines}
+	args.Files = o.Edited
 	filter, err := args.Parse()
 	if err != nil {
 		return app.SessionsRequest{}, err

@@ -12,23 +12,13 @@ import (
 )
 
 type searchOptions struct {
-	Scope       string
-	EventType   string
-	Providers   []string
-	Workspace   string
-	Since       string
-	Until       string
-	PrimaryOnly bool
-	Limit       int
-	Roots       []string
-	Groups      []string
-	Roles       []string
-	Files       []string
-	Machines    []string
-	Sessions    []string
-	Mode        string
-	Weight      float64
-	WeightSet   bool
+	filterFlags
+	Scope     string
+	EventType string
+	Limit     int
+	Mode      string
+	Weight    float64
+	WeightSet bool
 }
 
 func newSearchCmd(env *Env, f *format) *cobra.Command {
@@ -54,40 +44,22 @@ func newSearchCmd(env *Env, f *format) *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Scope, "scope", "all", "content scope: all, transcript, calls or outputs")
 	fl.StringVar(&opts.EventType, "event-type", "", "only this event type (conflicts with --scope)")
-	fl.StringSliceVar(&opts.Providers, "provider", nil, "only these providers (repeatable)")
-	fl.StringVar(&opts.Workspace, "workspace", "", "only sessions in this directory or below it")
-	fl.StringVar(&opts.Since, "since", "", "only events at or after this time (RFC 3339, YYYY-MM-DD, or 7d)")
-	fl.StringVar(&opts.Until, "until", "", "only events before this time")
-	fl.BoolVar(&opts.PrimaryOnly, "primary-only", false, "exclude subagent sessions")
+	opts.register(cmd, flagsSessions|flagsSources|flagsEvents, eventWindow)
 	fl.IntVar(&opts.Limit, "limit", 20, "maximum results")
-	fl.StringArrayVar(&opts.Roots, "source-root", nil, "only this configured source root (repeatable, OR with --source-group)")
-	fl.StringArrayVar(&opts.Groups, "source-group", nil, "only this configured source group (repeatable)")
-	fl.StringSliceVar(&opts.Roles, "role", nil, "only these roles: user, assistant, system, tool")
-	fl.StringArrayVar(&opts.Files, "file", nil, "only events that touched this path or file name (repeatable)")
-	fl.StringArrayVar(&opts.Sessions, "session", nil, "only this session id (repeatable)")
-	fl.StringArrayVar(&opts.Machines, "machine", nil, machineFlagUsage)
 	fl.StringVar(&opts.Mode, "mode", "lexical", "lexical, semantic (messages and summaries by similarity) or hybrid (both, fused)")
 	fl.Float64Var(&opts.Weight, "semantic-weight", 0.5, "weight of the vector ranks in hybrid search, 0-1 (default: [semantic] weight); 0 does no vector work")
 	return cmd
 }
 
 func runSearch(ctx context.Context, env *Env, f *format, opts *searchOptions, q string) error {
-	since, err := parseTime(opts.Since, env.Now())
+	args, err := opts.args(env)
 	if err != nil {
 		return err
 	}
-	until, err := parseTime(opts.Until, env.Now())
-	if err != nil {
-		return err
-	}
-	ws := absDir(env, opts.Workspace)
 	scope := opts.Scope
 	if opts.EventType != "" {
 		scope = ""
 	}
-	args := query.FilterArgs{Providers: opts.Providers, Workspace: ws, Since: since, Until: until,
-		PrimaryOnly: opts.PrimaryOnly, SourceRoots: opts.Roots, SourceGroups: opts.Groups, Roles: opts.Roles,
-		Files: opts.Files, Sessions: opts.Sessions, Machines: opts.Machines}
 	if opts.EventType != "" {
 		args.EventTypes = []string{opts.EventType}
 	}

@@ -11,9 +11,8 @@ import (
 )
 
 type statsOptions struct {
-	Providers, Machines             []string
-	Since, Until, Workspace, Period string
-	PrimaryOnly                     bool
+	filterFlags
+	Period string
 }
 
 func newStatsCmd(env *Env, f *format) *cobra.Command {
@@ -33,12 +32,7 @@ func newStatsCmd(env *Env, f *format) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Since, "since", "30d", "from this time (RFC 3339, YYYY-MM-DD, or an age such as 30d); \"\" for all")
-	fl.StringVar(&opts.Until, "until", "", "until this time")
-	fl.StringVar(&opts.Workspace, "workspace", "", "only sessions in this directory or below it")
-	fl.StringSliceVar(&opts.Providers, "provider", nil, "only these providers (repeatable)")
-	fl.StringArrayVar(&opts.Machines, "machine", nil, machineFlagUsage)
-	fl.BoolVar(&opts.PrimaryOnly, "primary-only", false, "exclude subagent sessions")
+	opts.register(cmd, flagsSessions, periodWindow("30d", `; "" for all`))
 	fl.StringVar(&opts.Period, "by", app.PeriodDay, "group by day or week")
 	completeProviders(cmd, "provider")
 	completeValues(cmd, "by", app.PeriodDay, app.PeriodWeek)
@@ -49,7 +43,7 @@ func runStats(ctx context.Context, env *Env, f *format, opts *statsOptions) erro
 	if opts.Period != app.PeriodDay && opts.Period != app.PeriodWeek {
 		return usagef("--by must be day or week")
 	}
-	filter, err := sessionFilter(env, opts.Providers, opts.Machines, opts.Workspace, opts.Since, opts.Until, opts.PrimaryOnly)
+	filter, err := opts.filter(env)
 	if err != nil {
 		return err
 	}

@@ -9,14 +9,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"ctx/app"
-	"ctx/core"
 )
 
 type timelineOptions struct {
-	Providers, Machines     []string
-	Since, Until, Workspace string
-	Repo                    string
-	PrimaryOnly, NoCommits  bool
+	filterFlags
+	Repo      string
+	NoCommits bool
 }
 
 func newTimelineCmd(env *Env, f *format) *cobra.Command {
@@ -36,12 +34,7 @@ func newTimelineCmd(env *Env, f *format) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Since, "since", "7d", "from this time (RFC 3339, YYYY-MM-DD, or an age such as 7d)")
-	fl.StringVar(&opts.Until, "until", "", "until this time")
-	fl.StringVar(&opts.Workspace, "workspace", "", "only sessions in this directory or below it")
-	fl.StringSliceVar(&opts.Providers, "provider", nil, "only these providers (repeatable)")
-	fl.StringArrayVar(&opts.Machines, "machine", nil, machineFlagUsage)
-	fl.BoolVar(&opts.PrimaryOnly, "primary-only", false, "exclude subagent sessions")
+	opts.register(cmd, flagsSessions, periodWindow("7d", ""))
 	fl.StringVar(&opts.Repo, "repo", "", "read noted commits from this repository (default: the current directory's)")
 	fl.BoolVar(&opts.NoCommits, "no-commits", false, "sessions only")
 	completeProviders(cmd, "provider")
@@ -49,7 +42,7 @@ func newTimelineCmd(env *Env, f *format) *cobra.Command {
 }
 
 func runTimeline(ctx context.Context, env *Env, f *format, opts *timelineOptions) error {
-	filter, err := sessionFilter(env, opts.Providers, opts.Machines, opts.Workspace, opts.Since, opts.Until, opts.PrimaryOnly)
+	filter, err := opts.filter(env)
 	if err != nil {
 		return err
 	}
@@ -62,21 +55,6 @@ func runTimeline(ctx context.Context, env *Env, f *format, opts *timelineOptions
 		return writeJSON(env.Stdout, tl)
 	}
 	return withPager(env, func() { printTimeline(env, tl) })
-}
-
-// sessionFilter maps the shared session flags.
-func sessionFilter(env *Env, providers, machines []string, ws, since, until string, primary bool) (core.Filter, error) {
-	s, err := parseTime(since, env.Now())
-	if err != nil {
-		return core.Filter{}, err
-	}
-	u, err := parseTime(until, env.Now())
-	if err != nil {
-		return core.Filter{}, err
-	}
-	args := app.FilterArgs{Providers: providers, Workspace: absDir(env, ws), Since: s, Until: u, PrimaryOnly: primary,
-		Machines: machines}
-	return args.Parse()
 }
 
 func printTimeline(env *Env, tl *app.Timeline) {
