@@ -2,6 +2,7 @@ package index
 
 import (
 	"bytes"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -29,6 +30,15 @@ const maxTermBytes = 256
 // indexed again (only their term frequency grows).
 const maxDedup = 64
 
+// TermsAnalyzer is the name of the analyzer of the text field since
+// format 3: the group's text arrives analyzed already (see groupTerms), as
+// its terms separated by termSep, and the analyzer only splits them.
+const TermsAnalyzer = "ctx_terms"
+
+// termSep separates the terms of a group's analyzed text: no term holds a
+// control character.
+const termSep = '\x1f'
+
 func init() {
 	if err := registry.RegisterTokenizer(CodeAnalyzer, newCodeTokenizer); err != nil {
 		panic(err)
@@ -36,6 +46,64 @@ func init() {
 	if err := registry.RegisterAnalyzer(CodeAnalyzer, newCodeAnalyzer); err != nil {
 		panic(err)
 	}
+	if err := registry.RegisterAnalyzer(TermsAnalyzer, func(map[string]interface{}, *registry.Cache) (analysis.Analyzer, error) {
+		return termsAnalyzer{}, nil
+	}); err != nil {
+		panic(err)
+	}
+}
+
+// termsAnalyzer splits a group's analyzed text on termSep, a token per term.
+type termsAnalyzer struct{}
+
+func (termsAnalyzer) Analyze(input []byte) analysis.TokenStream {
+	out := make(analysis.TokenStream, 0, bytes.Count(input, []byte{termSep})+1)
+	toks := make([]analysis.Token, 0, cap(out))
+	start := 0
+	for i := 0; i <= len(input); i++ {
+		if i < len(input) && input[i] != termSep {
+			continue
+		}
+		if i > start {
+			toks = append(toks, analysis.Token{Term: input[start:i], Start: start, End: i,
+				Position: len(toks) + 1, Type: analysis.AlphaNumeric})
+			out = append(out, &toks[len(toks)-1])
+		}
+		start = i + 1
+	}
+	return out
+}
+
+// eventAnalyzer is newEventAnalyzer's analyzer, for building groups.
+var eventAnalyzer = sync.OnceValues(func() (analysis.Analyzer, error) {
+	return newEventAnalyzer(registry.NewCache())
+})
+
+// groupTerms appends to b the analyzed text of a group's event as the
+// group's text field holds it: eventTerm, then each distinct term of the
+// event's code-aware analysis once, each after termSep; it returns the
+// event's length in tokens (its repeats included), which BM25 normalises an
+// event's score by. seen is scratch space.
+func groupTerms(b []byte, text string, seen map[string]struct{}) ([]byte, int, error) {
+	an, err := eventAnalyzer()
+	if err != nil {
+		return b, 0, err
+	}
+	if len(b) > 0 {
+		b = append(b, termSep)
+	}
+	b = append(b, eventTerm...)
+	toks := an.Analyze([]byte(text))
+	clear(seen)
+	for _, t := range toks {
+		if _, dup := seen[string(t.Term)]; dup {
+			continue
+		}
+		seen[string(t.Term)] = struct{}{}
+		b = append(b, termSep)
+		b = append(b, t.Term...)
+	}
+	return b, len(toks), nil
 }
 
 func newCodeTokenizer(map[string]interface{}, *registry.Cache) (analysis.Tokenizer, error) {
@@ -208,7 +276,7 @@ func (e *emitter) emitTerm(term []byte, start, end int) {
 		return
 	}
 	if len(e.toks) == cap(e.toks) {
-		e.toks = make([]analysis.Token, 0, 64)
+		e.toks = make([]analysis.Token, 0, min(64, 4+len(e.input)/4))
 	}
 	e.pos++
 	e.toks = append(e.toks, analysis.Token{Term: term, Start: start, End: end,
@@ -245,7 +313,7 @@ func (e *emitter) lower(b []byte) []byte {
 // past n reallocates instead of overwriting the arena.
 func (e *emitter) alloc(n int) []byte {
 	if cap(e.buf)-len(e.buf) < n {
-		e.buf = make([]byte, 0, max(4096, n))
+		e.buf = make([]byte, 0, max(min(4096, 2*len(e.input)), n))
 	}
 	l := len(e.buf)
 	e.buf = e.buf[:l+n]

@@ -84,7 +84,11 @@ func BenchmarkFieldCost(b *testing.B) {
 				cpu0 := cpuTime()
 				batch := idx.NewBatch()
 				for _, g := range groupsOf(docs) {
-					if err := batch.Index(g.events[0].ID.String(), v.doc(newShardDoc(g))); err != nil {
+					sd, err := newShardDoc(g)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if err := batch.Index(g.events[0].ID.String(), v.doc(sd)); err != nil {
 						b.Fatal(err)
 					}
 					if batch.Size() >= DefaultBatchSize/8 {

@@ -9,8 +9,10 @@ import (
 // writes (mapping, stored hit field, hit encoding). A shard of an earlier
 // format fails to open with ErrShardFormat and must be rebuilt. Format 2
 // indexes one document per group of a chunk's events instead of one per
-// event.
-const Format = 2
+// event; format 3 stores each event's length in the group's hit and gives
+// the text field analyzed (TermsAnalyzer), so that a search scores an event
+// without analyzing its whole text again.
+const Format = 3
 
 var (
 	// ErrShardMissing is wrapped by a ShardError when a shard directory does

@@ -17,30 +17,58 @@ import (
 // The stored hit field of a group: a version, then the values below
 // separated by hitSep, the workspace last so that it may contain anything.
 const (
-	hitVersion = "2"
+	hitVersion = "3"
 	hitSep     = "\x1f"
-	hitParts   = 8
+	hitParts   = 9
 )
 
 // encodeHit packs what the Hits of a group need besides each event's own
-// fields: the session's, the chunk id, and the positions of the group's
-// events in the chunk (runs such as 0-63).
-func encodeHit(d *shardDoc, g *chunkGroup) string {
+// fields: the session's, the chunk id, the positions of the group's events
+// in the chunk (runs such as 0-63) and their lengths in analyzed tokens
+// (what BM25 normalises an event's score by; comma-separated).
+func encodeHit(d *shardDoc, g *chunkGroup, lens []int) string {
 	sub := "0"
 	if d.Subagent {
 		sub = "1"
 	}
 	clean := func(s string) string { return strings.ReplaceAll(s, hitSep, " ") }
 	return strings.Join([]string{hitVersion, d.Session, d.Root, sub, clean(d.Provider), g.chunk.String(),
-		encodeRuns(g.pos), d.Workspace}, hitSep)
+		encodeRuns(g.pos), encodeLens(lens), d.Workspace}, hitSep)
+}
+
+func encodeLens(lens []int) string {
+	b := make([]byte, 0, 4*len(lens))
+	for i, n := range lens {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	return string(b)
+}
+
+func decodeLens(s string, n int) ([]int, error) {
+	out := make([]int, 0, n)
+	for len(s) > 0 || len(out) < n {
+		v, rest, _ := strings.Cut(s, ",")
+		k, err := strconv.Atoi(v)
+		if err != nil || k < 0 {
+			return nil, errBadHit
+		}
+		out, s = append(out, k), rest
+	}
+	if len(out) != n {
+		return nil, errBadHit
+	}
+	return out, nil
 }
 
 // groupHit is a group's stored hit decoded: a Hit template (session, root,
 // subagent flag, provider, workspace, chunk, shard) and the positions of
-// its events in the chunk.
+// its events in the chunk, with their lengths (lens[i] is pos[i]'s).
 type groupHit struct {
 	core.Hit
-	pos []int
+	pos, lens []int
 }
 
 var errBadHit = errors.New("malformed stored hit")
@@ -65,8 +93,11 @@ func decodeHit(stored string) (groupHit, error) {
 	if g.pos, err = decodeRuns(p[6]); err != nil {
 		return g, err
 	}
+	if g.lens, err = decodeLens(p[7], len(g.pos)); err != nil {
+		return g, err
+	}
 	g.IsSubagent = p[3] == "1"
-	g.Provider, g.Workspace = p[4], p[7]
+	g.Provider, g.Workspace = p[4], p[8]
 	return g, nil
 }
 
@@ -176,18 +207,43 @@ func (l *hitLoader) reader(shard string) (bleveindex.IndexReader, error) {
 // summed over every shard (0 when a shard cannot be read: the search then
 // fails on it anyway): a term's frequency in a group is the number of the
 // group's events holding it (see eventTerm).
+// The Reader remembers the answers (its shards never change): a term a
+// search asks for again, or a viewer's next keystroke, costs a map lookup.
 func (l *hitLoader) docFreq(term string) uint64 {
-	var n uint64
-	for _, shard := range l.r.shards {
+	r := l.r
+	r.dfMu.Lock()
+	n, ok := r.dfs[term]
+	r.dfMu.Unlock()
+	if ok {
+		return n
+	}
+	complete := true
+	for _, shard := range r.shards {
 		rdr, err := l.reader(shard)
 		if err != nil {
+			complete = false
 			continue
 		}
-		f, _ := sumFreq(rdr, term)
+		f, err := sumFreq(rdr, term)
+		if err != nil {
+			complete = false
+		}
 		n += f
+	}
+	if complete {
+		r.dfMu.Lock()
+		if r.dfs == nil || len(r.dfs) >= maxCachedDFs {
+			r.dfs = make(map[string]uint64)
+		}
+		r.dfs[term] = n
+		r.dfMu.Unlock()
 	}
 	return n
 }
+
+// maxCachedDFs bounds the document frequencies a Reader remembers; past it
+// it starts over.
+const maxCachedDFs = 1 << 14
 
 // sumFreq sums the frequency of a text term over a shard's groups.
 func sumFreq(rdr bleveindex.IndexReader, term string) (uint64, error) {

@@ -15,10 +15,22 @@ func TestHitCodec(t *testing.T) {
 	b := newDoc(s, "l", core.TypeMessage, "y")
 	g := &chunkGroup{session: s, chunk: a.Chunk, events: []*core.Event{a.Event, b.Event, b.Event, a.Event},
 		pos: []int{0, 1, 2, 7}}
-	sd := newShardDoc(g)
+	sd, err := newShardDoc(g)
+	if err != nil {
+		t.Fatal(err)
+	}
 	h, err := decodeHit(sd.Hit)
 	if err != nil {
 		t.Fatal(err)
+	}
+	an, err := eventAnalyzer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range g.events {
+		if n := len(an.Analyze([]byte(eventText(e)))); h.lens[i] != n || n == 0 {
+			t.Errorf("length of event %d: %d, want %d (and not 0)", i, h.lens[i], n)
+		}
 	}
 	want := core.Hit{SessionID: s.ID, RootSessionID: s.RootSessionID, IsSubagent: true,
 		Provider: core.ProviderClaude, Workspace: "/odd\x1fdir/x", Chunk: a.Chunk}
@@ -36,6 +48,8 @@ func TestHitCodec(t *testing.T) {
 		"bad session": strings.Join(append([]string{parts[0], "ses_x"}, parts[2:]...), hitSep),
 		"bad chunk":   strings.Replace(sd.Hit, a.Chunk.String(), "zz", 1),
 		"bad runs":    strings.Replace(sd.Hit, "0-2,7", "2-0", 1),
+		"few lengths": strings.Join(append(append(parts[:7:7], "1,1,1"), parts[8:]...), hitSep),
+		"bad length":  strings.Join(append(append(parts[:7:7], "1,1,x,1"), parts[8:]...), hitSep),
 	}
 	for name, stored := range bad {
 		if _, err := decodeHit(stored); err == nil {

@@ -90,7 +90,7 @@ func newMapping() *mapping.IndexMappingImpl {
 	tsField.DocValues = true
 	dm.AddFieldMappingsAt(fieldTS, tsField)
 	dm.AddFieldMappingsAt(fieldHit, &mapping.FieldMapping{Type: "text", Analyzer: keyword.Name, Store: true})
-	dm.AddFieldMappingsAt(fieldText, &mapping.FieldMapping{Type: "text", Analyzer: CodeAnalyzer, Index: true})
+	dm.AddFieldMappingsAt(fieldText, &mapping.FieldMapping{Type: "text", Analyzer: TermsAnalyzer, Index: true})
 	dm.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping())
 
 	im := bleve.NewIndexMapping()
@@ -113,8 +113,10 @@ type chunkGroup struct {
 	pos     []int
 }
 
-// newShardDoc converts a group to the indexed document.
-func newShardDoc(g *chunkGroup) *shardDoc {
+// newShardDoc converts a group to the indexed document. Its text field is
+// the group's events analyzed here (groupTerms), which also gives each
+// event's length for the stored hit.
+func newShardDoc(g *chunkGroup) (*shardDoc, error) {
 	s := g.session
 	root := s.RootSessionID
 	if root.IsZero() {
@@ -129,7 +131,9 @@ func newShardDoc(g *chunkGroup) *shardDoc {
 		SourceRoot:  s.Source.Root,
 		SourceGroup: s.Source.Group,
 	}
-	var text strings.Builder
+	var text []byte
+	lens := make([]int, 0, len(g.events))
+	seen := map[string]struct{}{}
 	var newest time.Time
 	for _, e := range g.events {
 		d.Type = addOnce(d.Type, string(e.Type))
@@ -149,17 +153,19 @@ func newShardDoc(g *chunkGroup) *shardDoc {
 			}
 		}
 		d.Events = append(d.Events, eventKey(e.ID))
-		if text.Len() > 0 || len(d.Events) > 1 {
-			text.WriteByte(eventSep)
+		var n int
+		var err error
+		if text, n, err = groupTerms(text, eventText(e), seen); err != nil {
+			return nil, err
 		}
-		text.WriteString(strings.ReplaceAll(eventText(e), string(eventSep), " "))
+		lens = append(lens, n)
 	}
 	if !newest.IsZero() {
 		d.TS = tsTerm(newest)
 	}
-	d.Text = text.String()
-	d.Hit = encodeHit(d, g)
-	return d
+	d.Text = string(text)
+	d.Hit = encodeHit(d, g, lens)
+	return d, nil
 }
 
 // eventKey is the term of an event id in the ev field: its first 64 bits

@@ -171,6 +171,60 @@ func words(text string) []string {
 	})
 }
 
+// hasRun reports whether words(lower) holds run as consecutive elements
+// (containsRun), for lowercased text, without splitting the whole text:
+// from each place run[0] starts a word, it reads the words that follow.
+func hasRun(lower string, run []string) bool {
+	if len(run) == 0 {
+		return true
+	}
+	for from := 0; from < len(lower); {
+		at := strings.Index(lower[from:], run[0])
+		if at < 0 {
+			return false
+		}
+		at += from
+		from = at + 1
+		if r, _ := utf8.DecodeLastRuneInString(lower[:at]); at > 0 && isWordChar(r) {
+			continue
+		}
+		if runAt(lower[at:], run) {
+			return true
+		}
+	}
+	return false
+}
+
+// runAt reports whether the words of s start with run.
+func runAt(s string, run []string) bool {
+	for _, w := range run {
+		i := 0
+		for i < len(s) {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if isWordChar(r) {
+				break
+			}
+			i += n
+		}
+		j := i
+		for j < len(s) {
+			r, n := utf8.DecodeRuneInString(s[j:])
+			if !isWordChar(r) {
+				break
+			}
+			j += n
+		}
+		if s[i:j] != w {
+			return false
+		}
+		s = s[j:]
+	}
+	return true
+}
+
+// isWordChar is what words keeps.
+func isWordChar(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
 // containsRun reports whether seq holds run as consecutive elements.
 func containsRun(seq, run []string) bool {
 	if len(run) == 0 {

@@ -22,7 +22,7 @@ func (r *Reader) LookupPrefix(prefix string, limit int) ([]core.Hit, bool, error
 	if len(r.idxs) == 0 {
 		return nil, false, nil
 	}
-	if r.events == nil {
+	if r.chunks == nil {
 		return nil, false, ErrNoEvents
 	}
 	key := prefix[:min(len(prefix), len("evt_")+16)]
@@ -40,15 +40,25 @@ func (r *Reader) LookupPrefix(prefix string, limit int) ([]core.Hit, bool, error
 		if err != nil {
 			return nil, false, err
 		}
-		events, err := r.events(g.Chunk)
+		ch, err := r.chunks(g.Chunk)
 		if err != nil {
 			return nil, false, err
 		}
 		for _, p := range g.pos {
-			if p >= len(events) || !strings.HasPrefix(events[p].ID.String(), prefix) {
+			if p >= ch.Len() {
 				continue
 			}
-			e := &events[p]
+			id, err := ch.ID(p)
+			if err != nil {
+				return nil, false, err
+			}
+			if !strings.HasPrefix(id.String(), prefix) {
+				continue
+			}
+			e, err := ch.Event(p)
+			if err != nil {
+				return nil, false, err
+			}
 			if r.isSuperseded(nil, dm.Index, e.ID) {
 				continue
 			}

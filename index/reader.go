@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -33,15 +34,18 @@ type Reader struct {
 	superseded func(shard string, id core.EventID) bool
 	analyzer   analysis.Analyzer // the query analyzer
 	code       analysis.Analyzer // the code-aware analysis of one event (newEventAnalyzer)
-	events     func(chunk objects.ID) ([]core.Event, error)
+	chunks     func(chunk objects.ID) (*Chunk, error)
 	stats      stats
 	release    func() // set by Cache.Open: Close hands the shards back
+
+	dfMu sync.Mutex
+	dfs  map[string]uint64 // text terms' document frequencies over the shards (see docFreq)
 }
 
 type readerConfig struct {
 	boltTimeout time.Duration
 	superseded  func(shard string, id core.EventID) bool
-	events      func(chunk objects.ID) ([]core.Event, error)
+	chunks      func(chunk objects.ID) (*Chunk, error)
 }
 
 // Option configures Open.
@@ -62,7 +66,22 @@ func WithSuperseded(f func(shard string, id core.EventID) bool) Option {
 // events: Search scores each event of the groups it matches, and Lookup
 // finds an event in its group, so both need it (ErrNoEvents without).
 func WithEvents(f func(chunk objects.ID) ([]core.Event, error)) Option {
-	return func(c *readerConfig) { c.events = f }
+	return func(c *readerConfig) {
+		c.chunks = func(id objects.ID) (*Chunk, error) {
+			events, err := f(id)
+			if err != nil {
+				return nil, err
+			}
+			return ChunkOf(events), nil
+		}
+	}
+}
+
+// WithChunks is WithEvents for a reader that keeps chunks as Chunk (the
+// store's bytes, see NewChunk), so that a search decodes only the events
+// that may match.
+func WithChunks(f func(chunk objects.ID) (*Chunk, error)) Option {
+	return func(c *readerConfig) { c.chunks = f }
 }
 
 // Open opens the named shards under root read-only. Shards are listed oldest
@@ -107,7 +126,7 @@ func newReader(cfg readerConfig, shards int) (*Reader, error) {
 		return nil, fmt.Errorf("index: event analyzer: %w", err)
 	}
 	return &Reader{order: make(map[string]int, shards), superseded: cfg.superseded, analyzer: analyzer,
-		code: code, events: cfg.events}, nil
+		code: code, chunks: cfg.chunks}, nil
 }
 
 func (r *Reader) add(name string, idx bleve.Index) {
@@ -161,7 +180,8 @@ func openShard(root, name string, timeout time.Duration) (bleve.Index, error) {
 	if err != nil {
 		return nil, shardErr(name, "open", ErrShardDamaged, err)
 	}
-	if m := idx.Mapping(); !m.FieldMappingForPath(fieldHit).Store || !m.FieldMappingForPath(fieldEvents).Index {
+	if m := idx.Mapping(); !m.FieldMappingForPath(fieldHit).Store || !m.FieldMappingForPath(fieldEvents).Index ||
+		m.FieldMappingForPath(fieldText).Analyzer != TermsAnalyzer {
 		_ = idx.Close()
 		return nil, shardErr(name, "open", ErrShardFormat, nil)
 	}
@@ -243,7 +263,7 @@ func (r *Reader) Lookup(id core.EventID) (core.Hit, bool, error) {
 	if len(r.idxs) == 0 {
 		return core.Hit{}, false, nil
 	}
-	if r.events == nil {
+	if r.chunks == nil {
 		return core.Hit{}, false, ErrNoEvents
 	}
 	req := bleve.NewSearchRequestOptions(term(fieldEvents, eventKey(id), 1), 16*len(r.idxs), 0, false)
@@ -278,17 +298,28 @@ func (r *Reader) inGroup(loader *hitLoader, dm *search.DocumentMatch, id core.Ev
 	if err != nil {
 		return core.Hit{}, false, err
 	}
-	events, err := r.events(g.Chunk)
+	ch, err := r.chunks(g.Chunk)
 	if err != nil {
 		return core.Hit{}, false, err
 	}
 	for _, p := range g.pos {
-		if p < len(events) && events[p].ID == id {
-			e := &events[p]
-			h := g.Hit
-			h.EventID, h.EventType, h.Role, h.Timestamp, h.Score = id, e.Type, e.Role, e.Timestamp, 1
-			return h, true, nil
+		if p >= ch.Len() {
+			continue
 		}
+		got, err := ch.ID(p)
+		if err != nil {
+			return core.Hit{}, false, err
+		}
+		if got != id {
+			continue
+		}
+		e, err := ch.Event(p)
+		if err != nil {
+			return core.Hit{}, false, err
+		}
+		h := g.Hit
+		h.EventID, h.EventType, h.Role, h.Timestamp, h.Score = id, e.Type, e.Role, e.Timestamp, 1
+		return h, true, nil
 	}
 	return core.Hit{}, false, nil
 }

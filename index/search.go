@@ -119,7 +119,7 @@ func (r *Reader) Search(ctx context.Context, q Query) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if r.events == nil {
+	if r.chunks == nil {
 		return Result{}, ErrNoEvents
 	}
 	loader := r.newHitLoader()
@@ -133,7 +133,7 @@ func (r *Reader) Search(ctx context.Context, q Query) (Result, error) {
 	f := append(filters(q, scope), fieldFilters(plan.fields)...)
 	n := max(candidateFactor*limit, minCandidates)
 	c := &collector{r: r, q: q, scope: scope, match: q.Filter.Compile(), plan: plan, loader: loader,
-		seen: map[core.EventID]bool{}}
+		seen: map[core.EventID]bool{}, pieces: newPieceCache()}
 	res := Result{}
 	if plan.narrow == nil {
 		err = c.fetchNewest(ctx, query.NewMatchAllQuery(), f, n)
@@ -188,6 +188,7 @@ type collector struct {
 	plan   *textPlan
 	loader *hitLoader
 	seen   map[core.EventID]bool
+	pieces *pieceCache
 	hits   []core.Hit
 	// total counts the matching events of the groups read plus, for the
 	// groups not read, one each (a lower bound).
@@ -293,21 +294,28 @@ func (c *collector) expand(dm *search.DocumentMatch, em eNode, scored bool) (int
 	if err != nil {
 		return 0, err
 	}
-	events, err := c.r.events(g.Chunk)
+	ch, err := c.r.chunks(g.Chunk)
 	if err != nil {
 		return 0, err
 	}
 	matched := 0
-	for _, p := range g.pos {
-		if p >= len(events) {
+	for k, p := range g.pos {
+		if p >= ch.Len() {
 			return matched, shardErr(dm.Index, "read", ErrShardDamaged,
-				fmt.Errorf("doc %s: position %d past its chunk of %d events", dm.ID, p, len(events)))
+				fmt.Errorf("doc %s: position %d past its chunk of %d events", dm.ID, p, ch.Len()))
 		}
-		e := &events[p]
+		if scored && !mayMatch(ch, p, em) {
+			continue
+		}
+		e, err := ch.Event(p)
+		if err != nil {
+			return matched, err
+		}
 		if !eventPasses(c.match, &c.q.Filter, c.scope, c.plan.fields, e) || c.r.isSuperseded(c.q.Superseded, dm.Index, e.ID) {
 			continue
 		}
-		cand := newCand(e, g.RootSessionID, c.r.code)
+		cand := newCand(e, g.RootSessionID, c.r.code, g.lens[k])
+		cand.cache = c.pieces
 		if excluded(c.plan.not, cand) {
 			continue
 		}
@@ -351,13 +359,13 @@ func (c *collector) check(h *core.Hit, cand *evCand) bool {
 	if len(c.plan.phrases) == 0 && len(c.plan.whole) == 0 {
 		return true
 	}
-	w := words(cand.text)
+	lower := cand.lowerText()
 	for _, p := range c.plan.phrases {
-		if !containsRun(w, p) {
+		if !hasRun(lower, p) {
 			return false
 		}
 	}
-	if len(c.plan.whole) > 0 && containsRun(w, c.plan.whole) {
+	if len(c.plan.whole) > 0 && hasRun(lower, c.plan.whole) {
 		h.Score *= wholeBonus
 		if isOnly(cand.e.Command, c.plan.whole) || isOnly(cand.e.Text, c.plan.whole) {
 			h.Score *= onlyBonus

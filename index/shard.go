@@ -103,7 +103,11 @@ func (w *shardWriter) add(ctx context.Context, g *chunkGroup) error {
 	if len(kept.events) == 0 {
 		return nil
 	}
-	if err := w.be.index(ctx, kept.events[0].ID.String(), newShardDoc(kept)); err != nil {
+	doc, err := newShardDoc(kept)
+	if err == nil {
+		err = w.be.index(ctx, kept.events[0].ID.String(), doc)
+	}
+	if err != nil {
 		return shardErr(w.name, "build", errBuildFailed, err)
 	}
 	return nil

@@ -35,6 +35,7 @@ type Reader struct {
 
 	chunkMu sync.Mutex
 	chunks  map[objects.ID]*core.Chunk
+	views   map[objects.ID]*index.Chunk // chunks as the index reads them (see chunkView)
 
 	factsOnce sync.Once
 	factList  []fact
@@ -81,7 +82,8 @@ func Open(home string) (*Reader, error) {
 	if err != nil {
 		return nil, wrapObjErr(err)
 	}
-	return &Reader{home: home, store: objs, id: id, gen: g, chunks: map[objects.ID]*core.Chunk{}}, nil
+	return &Reader{home: home, store: objs, id: id, gen: g, chunks: map[objects.ID]*core.Chunk{},
+		views: map[objects.ID]*index.Chunk{}}, nil
 }
 
 // Close releases the index shards.
@@ -146,9 +148,9 @@ func (r *Reader) index() (*index.Reader, error) {
 	var idx *index.Reader
 	var err error
 	if r.shards != nil {
-		idx, err = r.shards.Open(names, index.WithEvents(r.chunkEvents))
+		idx, err = r.shards.Open(names, index.WithChunks(r.chunkView))
 	} else {
-		idx, err = index.Open(store.At(r.home).Index(), names, index.WithEvents(r.chunkEvents))
+		idx, err = index.Open(store.At(r.home).Index(), names, index.WithChunks(r.chunkView))
 	}
 	if err != nil {
 		return nil, indexError("the search index cannot be opened (ctx verify names the damaged shard)", err)
@@ -198,24 +200,47 @@ func (r *Reader) chunk(id objects.ID) (*core.Chunk, error) {
 	return c, nil
 }
 
-// chunkEvents returns the events of a chunk (decoded once, see chunk):
-// the index reads them to score the events of the groups it matches.
-func (r *Reader) chunkEvents(id objects.ID) ([]core.Event, error) {
-	c, err := r.chunk(id)
-	if err != nil {
-		return nil, err
+// chunkView returns a chunk as the index reads it to score the events of
+// the groups it matches (kept as index.NewChunk's split bytes, each event
+// decoded once on first need; cached as chunk is).
+func (r *Reader) chunkView(id objects.ID) (*index.Chunk, error) {
+	r.chunkMu.Lock()
+	c, ok := r.views[id]
+	r.chunkMu.Unlock()
+	if ok {
+		return c, nil
 	}
-	return c.Events, nil
+	data, err := r.store.Get(id)
+	if err != nil {
+		return nil, wrapObjErr(err)
+	}
+	if c, err = index.NewChunk(data); err != nil {
+		return nil, &Error{Code: CodeCorrupt, Message: "the store is damaged (run ctx verify)", Err: err}
+	}
+	r.chunkMu.Lock()
+	if len(r.views) >= maxCachedChunks {
+		clear(r.views)
+	}
+	r.views[id] = c
+	r.chunkMu.Unlock()
+	return c, nil
 }
 
-// event hydrates an event from the chunk that holds it: from the decoded
-// chunk when the Reader holds it, else by decoding that event alone out of
-// the chunk's bytes. A chunk holds up to core.ChunkSize events, and
-// decoding all of them to read one was most of a search's time.
+// event hydrates an event from the chunk that holds it: from the chunk the
+// search read when the Reader holds it, or the decoded chunk, else by
+// decoding that event alone out of the chunk's bytes. A chunk holds up to
+// core.ChunkSize events, and decoding all of them to read one was most of a
+// search's time.
 func (r *Reader) event(chunk objects.ID, id core.EventID) (*core.Event, error) {
 	r.chunkMu.Lock()
+	v, viewed := r.views[chunk]
 	c, ok := r.chunks[chunk]
 	r.chunkMu.Unlock()
+	if viewed {
+		if e, err := v.Find(id); err != nil || e != nil {
+			return e, err
+		}
+	}
 	if !ok {
 		data, err := r.store.Get(chunk)
 		if err != nil {

@@ -17,7 +17,9 @@ var benchQueries = []string{"flaky test timeout", "parseConfig", "connection ref
 
 // BenchmarkSearchStore measures lexical searches (limit 10) over an existing
 // store, reporting the wall time's p50, p95 and p99 over all runs, the
-// process CPU time per search, and per query its p50 and p99. The store is one a user's import built, e.g. from a generated corpus:
+// process CPU time per search, and per query its p50 and p99 (only the
+// query $CTX_QUERY_BENCH_QUERY when set). The store is one a user's import
+// built, e.g. from a generated corpus:
 //
 //	ctx-corpus -home H -events 1000000 -seed 11
 //	CTX_DAEMON=off HOME=H CTX_HOME=S ctx import
@@ -25,6 +27,9 @@ var benchQueries = []string{"flaky test timeout", "parseConfig", "connection ref
 func BenchmarkSearchStore(b *testing.B) {
 	r := benchStore(b)
 	ctx := context.Background()
+	if q := os.Getenv("CTX_QUERY_BENCH_QUERY"); q != "" { // one query alone, e.g. to profile it
+		benchQueries = []string{q}
+	}
 	for _, q := range benchQueries { // warm the page cache and the shards
 		if _, err := r.Search(ctx, SearchRequest{Query: q, Limit: 10}); err != nil {
 			b.Fatal(err)

@@ -1,0 +1,199 @@
+package index
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"ctx/core"
+)
+
+// hostileTexts are event texts whose analysis is easy to get wrong when a
+// term is counted piece by piece or probed on JSON bytes: escapes, case
+// folding that changes a rune's length, runes that lowercase to ASCII,
+// combining marks after white space, apostrophes, repeats across compounds,
+// snake_case folded and not, paths, tabs and other control characters.
+var hostileTexts = []string{
+	"parse_config parseConfig ParseConfig parse_config,parse_config (parse_config)",
+	"internal/server/handler.go:42 ./internal/server/handler.go\tserver/handler.go handler.go",
+	"don't DON'T won’t it's o'clock rock'n'roll",
+	"\u212aelvin KELVIN kelvin \u0130stanbul İSTANBUL istanbul",
+	"Ⱥ ⱥ ȺBC ⱥbc ǅemal ǆemal straße STRASSE",
+	"quote \" backslash \\ <tag> a&b <script>x</script> \u2028line\u2029para",
+	"tab\tsep\vvt\fff\r\ncrlf \x01ctl\x1fus\x1ers",
+	" \u0301mark after space \u200dzwj \ufeffbom",
+	"HTTPServer base64Encode max_retries MAX_RETRIES maxRetries __init__ _private trailing_",
+	"deadbeef1234567 0xDEADBEEF 3f2a9c1e-77b0-4c1e-9a51-0c1d2e3f4a5b E0308 ENOENT",
+	"go test ./... && go vet ./... || echo failed; exit code 1",
+	"日本語のテキスト 中文文本 한국어 text mixed with English words",
+	"émoji 🎉🎉 party🎉time naïve café résumé NAÏVE",
+	"a.b.c a.b.c a.b.c repeat repeat REPEAT Repeat",
+	"(repeat) repeat, repeat. repeat: \"repeat\" `repeat` [repeat]! <repeat>? repeat's repeat-it repeat/it :repeat: ..repeat..",
+	"the The THE a an to (the) the, of. and server Server SERVER (Server)",
+	"",
+}
+
+// chunkEvents are synthetic events of a chunk: the corpus's, and one per
+// hostile text with a command, a tool and paths.
+func chunkEvents(t *testing.T) []core.Event {
+	t.Helper()
+	s := newSession("chunk")
+	var out []core.Event
+	for i, text := range hostileTexts {
+		d := newDoc(s, "h"+string(rune('a'+i)), core.TypeToolCall, text, withFiles("src/Parse_Config.go", `C:\Users\x\Tool.cs`))
+		d.Event.Command, d.Event.Tool = "grep -rn "+text, "Bash"
+		out = append(out, *d.Event)
+	}
+	c := newCorpus(5)
+	for d := range c.stream(200) {
+		out = append(out, *d.Event)
+	}
+	return out
+}
+
+// TestChunkSplitsLikeCore checks that a chunk read from the bytes core
+// writes gives every event exactly as decoding the whole object does, by
+// position and by id.
+func TestChunkSplitsLikeCore(t *testing.T) {
+	events := chunkEvents(t)
+	data, err := json.Marshal(core.Chunk{Kind: core.KindChunk, Session: events[0].SessionID, Events: events})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := NewChunk(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.spans == nil || ch.Len() != len(events) {
+		t.Fatalf("split into %d spans (%v), want %d", ch.Len(), ch.spans != nil, len(events))
+	}
+	for i := range events {
+		e, err := ch.Event(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(*e, events[i]) {
+			t.Fatalf("event %d decoded as\n%+v\nwant\n%+v", i, *e, events[i])
+		}
+	}
+	ch, _ = NewChunk(data) // ids from the bytes, before any decoding
+	for i := range events {
+		if id, err := ch.ID(i); err != nil || id != events[i].ID {
+			t.Fatalf("id %d: %v %v, want %v", i, id, err, events[i].ID)
+		}
+	}
+	last := events[len(events)-1]
+	if e, err := ch.Find(last.ID); err != nil || e == nil || e.ID != last.ID {
+		t.Fatalf("Find: %v %v", e, err)
+	}
+	empty, _ := json.Marshal(core.Chunk{Kind: core.KindChunk, Events: []core.Event{}})
+	if ch, err := NewChunk(empty); err != nil || ch.Len() != 0 {
+		t.Fatalf("empty chunk: %v %v", ch, err)
+	}
+	// Bytes of another shape are decoded whole; what is not a chunk fails.
+	indented, _ := json.MarshalIndent(core.Chunk{Kind: core.KindChunk, Events: events[:3]}, "", " ")
+	if ch, err := NewChunk(indented); err != nil || ch.Len() != 3 || ch.spans != nil {
+		t.Fatalf("indented chunk: %v", err)
+	}
+	for _, bad := range []string{"", "{}", `{"kind":"tree"}`, "[1,2]", `{"kind":"chunk","events":[{"ctx_event_id":`} {
+		if _, err := NewChunk([]byte(bad)); err == nil {
+			t.Errorf("NewChunk(%q) succeeded", bad)
+		}
+	}
+}
+
+// TestProbesNeverMissATerm checks the two shortcuts of scoring against a
+// whole analysis of every event: a probe on the chunk's bytes (or on the
+// decoded text) never says no for a term the event's analysis holds, and
+// counting a term piece by piece gives its frequency in that analysis.
+func TestProbesNeverMissATerm(t *testing.T) {
+	events := chunkEvents(t)
+	data, err := json.Marshal(core.Chunk{Kind: core.KindChunk, Session: events[0].SessionID, Events: events})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := NewChunk(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decoded := ChunkOf(events)
+	an, err := eventAnalyzer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for i := range events {
+		text := eventText(&events[i])
+		tf := map[string]int{}
+		toks := an.Analyze([]byte(text))
+		for _, tok := range toks {
+			tf[string(tok.Term)]++
+		}
+		cand := newCand(&events[i], events[i].SessionID, an, len(toks))
+		for term, n := range tf {
+			if !raw.mayHold(i, term) || !decoded.mayHold(i, term) {
+				t.Errorf("event %d (%.40q): a probe misses %q", i, text, term)
+			}
+			if got := cand.freq(term); got != n {
+				t.Errorf("event %d (%.40q): freq(%q) = %d, want %d", i, text, term, got, n)
+			}
+			checked++
+		}
+		for _, extra := range []string{"the", "repeat", "server", "parseconfig", "a.b.c", "handler.go"} {
+			if got := cand.freq(extra); got != tf[extra] {
+				t.Errorf("event %d (%.40q): freq(%q) = %d, want %d", i, text, extra, got, tf[extra])
+			}
+		}
+		for _, absent := range []string{"zzzqqq", "parseconfigx"} {
+			if tf[absent] == 0 && cand.freq(absent) != 0 {
+				t.Errorf("event %d: freq(%q) = %d for a term it lacks", i, absent, cand.freq(absent))
+			}
+		}
+	}
+	if checked < 5000 {
+		t.Fatalf("only %d terms checked", checked)
+	}
+}
+
+// TestGroupTermsAsBefore checks that a group's text analyzed at build
+// (groupTerms, then TermsAnalyzer) gives the tokens the group analyzer of
+// format 2 gave the joined text: each event's terms once after the marker.
+func TestGroupTermsAsBefore(t *testing.T) {
+	events := chunkEvents(t)[:40]
+	var joined []byte
+	var text []byte
+	seen := map[string]struct{}{}
+	for i := range events {
+		if i > 0 {
+			joined = append(joined, eventSep)
+		}
+		joined = append(joined, strings.ReplaceAll(eventText(&events[i]), string(eventSep), " ")...)
+		var err error
+		if text, _, err = groupTerms(text, eventText(&events[i]), seen); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := analyze(t, CodeAnalyzer, string(joined))
+	if got := analyze(t, TermsAnalyzer, string(text)); !reflect.DeepEqual(got, want) {
+		t.Fatalf("group terms differ: %d terms, want %d", len(got), len(want))
+	}
+}
+
+// TestHasRunAsWords checks that a phrase found in the lowercased text
+// without splitting it (hasRun) is what splitting it into words finds.
+func TestHasRunAsWords(t *testing.T) {
+	events := chunkEvents(t)
+	for i := range events {
+		text := eventText(&events[i])
+		lower := strings.ToLower(text)
+		w := words(text)
+		for k := 0; k+2 <= len(w) && k < 60; k++ {
+			for _, run := range [][]string{w[k : k+1], w[k : k+2], {w[k], w[len(w)-1-k]}, {w[k][:len(w[k])/2+1]}, {"x" + w[k]}} {
+				if got, want := hasRun(lower, run), containsRun(w, run); got != want {
+					t.Fatalf("event %d (%.40q): hasRun(%q) = %v, want %v", i, text, run, got, want)
+				}
+			}
+		}
+	}
+}
