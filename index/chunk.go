@@ -178,6 +178,14 @@ func (c *Chunk) mayHold(i int, term string) bool {
 		c.lower = make([][]byte, len(c.events))
 		c.folded = make([][]byte, len(c.events))
 	}
+	// A term without underscores is in the text only if it is in the text
+	// without underscores, so one copy (the folded one) answers for it.
+	if strings.IndexByte(term, '_') < 0 {
+		if c.folded[i] == nil {
+			c.folded[i] = c.fold(i)
+		}
+		return bytes.Contains(c.folded[i], []byte(term))
+	}
 	if c.lower[i] == nil {
 		if c.spans != nil {
 			c.lower[i] = asciiLower(c.spans[i])
@@ -185,13 +193,53 @@ func (c *Chunk) mayHold(i int, term string) bool {
 			c.lower[i] = []byte(strings.ToLower(eventText(c.events[i])))
 		}
 	}
-	if bytes.Contains(c.lower[i], []byte(term)) {
+	return bytes.Contains(c.lower[i], []byte(term))
+}
+
+// fold returns the i-th event's bytes (or text) lowercased, without
+// underscores.
+func (c *Chunk) fold(i int) []byte {
+	if c.spans == nil {
+		return []byte(strings.ReplaceAll(strings.ToLower(eventText(c.events[i])), "_", ""))
+	}
+	b := c.spans[i]
+	out := make([]byte, 0, len(b))
+	for _, ch := range b {
+		switch {
+		case ch == '_':
+			continue
+		case 'A' <= ch && ch <= 'Z':
+			ch += 'a' - 'A'
+		}
+		out = append(out, ch)
+	}
+	return out
+}
+
+// mayHoldExact reports whether the i-th event's JSON can hold s as it is
+// (a touched path, a file name, an id): false only when s is a string
+// encoding/json writes unchanged and the bytes lack it. A chunk given
+// decoded says maybe.
+func (c *Chunk) mayHoldExact(i int, s string) bool {
+	if c.spans == nil || !jsonVerbatim(s) {
 		return true
 	}
-	if c.folded[i] == nil {
-		c.folded[i] = bytes.ReplaceAll(c.lower[i], []byte("_"), nil)
+	return bytes.Contains(c.spans[i], []byte(s))
+}
+
+// jsonVerbatim reports whether encoding/json writes s inside its quotes
+// byte for byte: valid UTF-8 without quotes, backslashes, control
+// characters, HTML's <, > and &, or the line and paragraph separators.
+func jsonVerbatim(s string) bool {
+	if !utf8.ValidString(s) || strings.ContainsAny(s, "\"\\<>&\u2028\u2029") {
+		return false
 	}
-	return bytes.Contains(c.folded[i], []byte(term))
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 {
+			return false
+		}
+	}
+	return true
 }
 
 func asciiLower(b []byte) []byte {

@@ -108,7 +108,15 @@ func TestChunkSplitsLikeCore(t *testing.T) {
 // decoded text) never says no for a term the event's analysis holds, and
 // counting a term piece by piece gives its frequency in that analysis.
 func TestProbesNeverMissATerm(t *testing.T) {
-	events := chunkEvents(t)
+	all := chunkEvents(t)
+	// Bytes holding a rune that lowercases to ASCII make every probe a
+	// maybe; the others are probed for real.
+	var events []core.Event
+	for _, e := range all {
+		if !strings.ContainsAny(eventText(&e), "\u212a\u0130") {
+			events = append(events, e)
+		}
+	}
 	data, err := json.Marshal(core.Chunk{Kind: core.KindChunk, Session: events[0].SessionID, Events: events})
 	if err != nil {
 		t.Fatal(err)
@@ -116,6 +124,13 @@ func TestProbesNeverMissATerm(t *testing.T) {
 	raw, err := NewChunk(data)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if raw.unsure || len(events) == len(all) {
+		t.Fatal("no chunk probed for real")
+	}
+	unsure, _ := json.Marshal(core.Chunk{Kind: core.KindChunk, Events: all})
+	if u, _ := NewChunk(unsure); !u.unsure || !u.mayHold(0, "zzzqqq") {
+		t.Fatal("a chunk with the Kelvin sign is probed as ASCII")
 	}
 	decoded := ChunkOf(events)
 	an, err := eventAnalyzer()
@@ -130,7 +145,8 @@ func TestProbesNeverMissATerm(t *testing.T) {
 		for _, tok := range toks {
 			tf[string(tok.Term)]++
 		}
-		cand := newCand(&events[i], events[i].SessionID, an, len(toks))
+		s := events[i].SessionID
+		cand := newCand(&events[i], s, an, len(toks))
 		for term, n := range tf {
 			if !raw.mayHold(i, term) || !decoded.mayHold(i, term) {
 				t.Errorf("event %d (%.40q): a probe misses %q", i, text, term)
@@ -144,6 +160,29 @@ func TestProbesNeverMissATerm(t *testing.T) {
 			if got := cand.freq(extra); got != tf[extra] {
 				t.Errorf("event %d (%.40q): freq(%q) = %d, want %d", i, text, extra, got, tf[extra])
 			}
+		}
+		// The exact clauses an event matches, probed on its bytes.
+		var exact []eNode
+		for _, f := range core.FileTerms(events[i].Files) {
+			exact = append(exact, &eTerm{field: fieldFiles, value: f})
+		}
+		for _, f := range events[i].Files {
+			k := pathKey(f.Path)
+			exact = append(exact, &eFileSuffix{suffix: k}, &eFileSuffix{suffix: k[strings.IndexByte(k, '/')+1:]})
+		}
+		exact = append(exact, &eTerm{field: fieldSession, value: events[i].SessionID.String()},
+			&eTerm{field: fieldEvents, value: events[i].ID.String()}, &eTerm{field: fieldRoot, value: s.String()})
+		for _, n := range exact {
+			if _, ok := n.eval(cand); !ok {
+				t.Fatalf("event %d does not match its own %+v", i, n)
+			}
+			if !mayMatch(raw, i, s, n) {
+				t.Errorf("event %d: the probe misses %+v", i, n)
+			}
+		}
+		if mayMatch(raw, i, s, &eTerm{field: fieldFiles, value: "zzqq/nosuchzz.go"}) ||
+			mayMatch(raw, i, s, &eFileSuffix{suffix: "zzqq/nosuchzz.go"}) || raw.mayHold(i, "zzzqqq") {
+			t.Errorf("event %d: the probe finds a file it does not touch", i)
 		}
 		for _, absent := range []string{"zzzqqq", "parseconfigx"} {
 			if tf[absent] == 0 && cand.freq(absent) != 0 {

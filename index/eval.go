@@ -67,8 +67,8 @@ func newCand(e *core.Event, root core.SessionID, an analysis.Analyzer, dl int) *
 // mayMatch reports whether the i-th event of ch can match em, from the
 // chunk's bytes alone (Chunk.mayHold): false only when it cannot, so the
 // event need not be decoded nor analyzed.
-func mayMatch(ch *Chunk, i int, em eNode) bool {
-	_, ok := em.eval(&evCand{probe: true, ch: ch, i: i, dl: refLength})
+func mayMatch(ch *Chunk, i int, root core.SessionID, em eNode) bool {
+	_, ok := em.eval(&evCand{probe: true, ch: ch, i: i, root: root, dl: refLength})
 	return ok
 }
 
@@ -86,7 +86,11 @@ func (c *evCand) lowerText() string {
 
 // mayHold reports whether the event's text can hold term.
 func (c *evCand) mayHold(term string) bool {
-	return strings.Contains(c.lowerText(), term) || (c.folded != "" && strings.Contains(c.folded, term))
+	lower := c.lowerText()
+	if c.folded != "" && strings.IndexByte(term, '_') < 0 {
+		return strings.Contains(c.folded, term) // holds every such term of lower
+	}
+	return strings.Contains(lower, term)
 }
 
 // freq returns how often the event's analyzed text holds term.
@@ -323,8 +327,13 @@ type eTerm struct {
 }
 
 func (n *eTerm) eval(c *evCand) (float64, bool) {
-	if c.probe && n.field != fieldText {
-		return 1, true
+	if c.probe {
+		switch n.field {
+		case fieldSession, fieldFiles, fieldEvents:
+			return 1, c.ch.mayHoldExact(c.i, n.value)
+		case fieldRoot:
+			return 1, c.root.String() == n.value
+		}
 	}
 	switch n.field {
 	case fieldText:
@@ -346,8 +355,9 @@ func (n *eTerm) eval(c *evCand) (float64, bool) {
 type eFileSuffix struct{ suffix string }
 
 func (n *eFileSuffix) eval(c *evCand) (float64, bool) {
-	if c.probe {
-		return 1, true
+	if c.probe { // the path ends with the suffix's last part, in some case
+		last := n.suffix[strings.LastIndexByte(n.suffix, '/')+1:]
+		return 1, !jsonVerbatim(last) || c.ch.mayHold(c.i, last)
 	}
 	for _, f := range c.e.Files {
 		if p := pathKey(f.Path); p == n.suffix || strings.HasSuffix(p, "/"+n.suffix) {

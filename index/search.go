@@ -304,7 +304,7 @@ func (c *collector) expand(dm *search.DocumentMatch, em eNode, scored bool) (int
 			return matched, shardErr(dm.Index, "read", ErrShardDamaged,
 				fmt.Errorf("doc %s: position %d past its chunk of %d events", dm.ID, p, ch.Len()))
 		}
-		if scored && !mayMatch(ch, p, em) {
+		if scored && !mayMatch(ch, p, g.RootSessionID, em) {
 			continue
 		}
 		e, err := ch.Event(p)

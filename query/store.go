@@ -218,8 +218,11 @@ func (r *Reader) chunkView(id objects.ID) (*index.Chunk, error) {
 		return nil, &Error{Code: CodeCorrupt, Message: "the store is damaged (run ctx verify)", Err: err}
 	}
 	r.chunkMu.Lock()
-	if len(r.views) >= maxCachedChunks {
-		clear(r.views)
+	for k := range r.views { // full: one leaves, at random (map order)
+		if len(r.views) < maxCachedChunks {
+			break
+		}
+		delete(r.views, k)
 	}
 	r.views[id] = c
 	r.chunkMu.Unlock()

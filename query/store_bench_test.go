@@ -26,19 +26,57 @@ var benchQueries = []string{"flaky test timeout", "parseConfig", "connection ref
 //	CTX_QUERY_BENCH_STORE=S go test ./query/ -run '^$' -bench SearchStore -benchtime 400x
 func BenchmarkSearchStore(b *testing.B) {
 	r := benchStore(b)
-	ctx := context.Background()
-	if q := os.Getenv("CTX_QUERY_BENCH_QUERY"); q != "" { // one query alone, e.g. to profile it
-		benchQueries = []string{q}
+	benchSearches(b, func() *Reader { return r })
+}
+
+// BenchmarkSearchStoreCold is BenchmarkSearchStore with nothing kept
+// between searches but the process-wide session tree: each search runs on
+// a Reader opened for it (its shards opened before the clock starts), so
+// it reads and decodes every chunk and counts every document frequency it
+// needs, as a one-shot ctx search does.
+func BenchmarkSearchStoreCold(b *testing.B) {
+	home := os.Getenv("CTX_QUERY_BENCH_STORE")
+	if home == "" {
+		b.Skip("CTX_QUERY_BENCH_STORE names no store")
 	}
-	for _, q := range benchQueries { // warm the page cache and the shards
-		if _, err := r.Search(ctx, SearchRequest{Query: q, Limit: 10}); err != nil {
+	var prev *Reader
+	benchSearches(b, func() *Reader {
+		if prev != nil {
+			prev.Close()
+		}
+		r, err := Open(home)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := r.index(); err != nil {
+			b.Fatal(err)
+		}
+		prev = r
+		return r
+	})
+	if prev != nil {
+		prev.Close()
+	}
+}
+
+// benchSearches runs the benchmark queries in turn, each on the Reader
+// next returns (called before the clock starts), and reports the figures.
+func benchSearches(b *testing.B, next func() *Reader) {
+	ctx := context.Background()
+	queries := benchQueries
+	if q := os.Getenv("CTX_QUERY_BENCH_QUERY"); q != "" { // one query alone, e.g. to profile it
+		queries = []string{q}
+	}
+	for _, q := range queries { // warm the page cache and the shards
+		if _, err := next().Search(ctx, SearchRequest{Query: q, Limit: 10}); err != nil {
 			b.Fatal(err)
 		}
 	}
 	var all, cpu []time.Duration
 	per, perCPU := make(map[string][]time.Duration), make(map[string][]time.Duration)
 	for i := 0; b.Loop(); i++ {
-		q := benchQueries[i%len(benchQueries)]
+		q := queries[i%len(queries)]
+		r := next()
 		t0, c0 := time.Now(), cpuTime(b)
 		_, err := r.Search(ctx, SearchRequest{Query: q, Limit: 10})
 		if err != nil {
@@ -62,7 +100,7 @@ func BenchmarkSearchStore(b *testing.B) {
 	// costs whatever else the machine runs.
 	b.ReportMetric(ms(pct(cpu, 50)), "cpu-p50-ms")
 	b.ReportMetric(ms(pct(cpu, 99)), "cpu-p99-ms")
-	for _, q := range benchQueries {
+	for _, q := range queries {
 		if ds := per[q]; len(ds) > 0 {
 			b.Logf("%-28q p50 %6.1f ms  p99 %6.1f ms  cpu p50 %6.1f ms", q, ms(pct(ds, 50)), ms(pct(ds, 99)),
 				ms(pct(perCPU[q], 50)))
