@@ -286,6 +286,7 @@ func newResult(r *Reader, req SearchRequest, scope core.Scope) *SearchResult {
 
 // lexical runs the lexical search of req with the given limit.
 func (r *Reader) lexical(ctx context.Context, req SearchRequest, scope core.Scope, limit int) (index.Result, error) {
+	go r.Tree() // decoded beside the index search, for hydrate (which ignores its error as before)
 	idx, err := r.index()
 	if err != nil {
 		return index.Result{}, err

@@ -25,8 +25,11 @@ type Reader struct {
 
 	once  sync.Once
 	tree  *core.Tree
-	tombs *core.Tombstones
 	err   error
+
+	tombsOnce sync.Once
+	tombs     *core.Tombstones
+	tombsErr  error
 
 	idxMu     sync.Mutex
 	idx       *index.Reader
@@ -109,15 +112,29 @@ func (r *Reader) Ref() GenerationRef {
 // Objects returns the object store.
 func (r *Reader) Objects() *objects.Store { return r.store }
 
+// load reads the session tree and the tombstones.
 func (r *Reader) load() error {
 	r.once.Do(func() {
 		r.tree, r.err = core.LoadSharedTree(r.store, r.gen.Tree)
-		if r.err == nil && r.gen.Tombstones != nil {
-			r.tombs, r.err = core.LoadLayeredTombstones(r.store, r.gen.TombstonesBase, r.gen.Tombstones)
-		}
 		r.err = wrapObjErr(r.err)
 	})
-	return r.err
+	if r.err != nil {
+		return r.err
+	}
+	return r.loadTombs()
+}
+
+// loadTombs reads the tombstones, all the index needs of the generation
+// besides its shards: a search decodes the tree (the largest object of a
+// store) beside its index work instead of before it.
+func (r *Reader) loadTombs() error {
+	r.tombsOnce.Do(func() {
+		if r.gen.Tombstones != nil {
+			r.tombs, r.tombsErr = core.LoadLayeredTombstones(r.store, r.gen.TombstonesBase, r.gen.Tombstones)
+			r.tombsErr = wrapObjErr(r.tombsErr)
+		}
+	})
+	return r.tombsErr
 }
 
 // Tree returns the session tree of the pinned generation. It is shared
@@ -135,7 +152,7 @@ func (r *Reader) index() (*index.Reader, error) {
 	if r.idx != nil {
 		return r.idx, nil
 	}
-	if err := r.load(); err != nil {
+	if err := r.loadTombs(); err != nil {
 		return nil, err
 	}
 	names := make([]string, len(r.gen.Shards))
