@@ -207,20 +207,33 @@ func withFilters(must query.Query, f []query.Query) query.Query {
 
 // fetch reads windows of gw groups, best first, scoring their events
 // against em, until want more live, distinct hits are collected, the
-// groups run out or maxFetchRounds windows were read.
+// groups run out or maxFetchRounds windows were read. The groups are asked
+// of the index two windows at a time (most searches read one or two): each
+// request runs the whole query over every shard again, and a larger page
+// costs little more.
 func (c *collector) fetch(ctx context.Context, must query.Query, em eNode, f []query.Query, gw, want int) error {
 	bq := withFilters(must, f)
 	want += len(c.hits)
 	var total uint64
+	var page []*search.DocumentMatch
+	asked, exhausted := 0, false
 	for round := 0; round < maxFetchRounds && len(c.hits) < want; round++ {
-		res, err := c.r.alias.SearchInContext(ctx, bleve.NewSearchRequestOptions(bq, gw, round*gw, false))
-		if err != nil {
-			return fmt.Errorf("index: search: %w", err)
+		if len(page) < gw && !exhausted {
+			size := min(2*gw, (maxFetchRounds-round)*gw)
+			res, err := c.r.alias.SearchInContext(ctx, bleve.NewSearchRequestOptions(bq, size, asked, false))
+			if err != nil {
+				return fmt.Errorf("index: search: %w", err)
+			}
+			if asked == 0 {
+				total = res.Total
+			}
+			asked += size
+			exhausted = len(res.Hits) < size
+			page = append(page, res.Hits...)
 		}
-		if round == 0 {
-			total = res.Total
-		}
-		for _, dm := range res.Hits {
+		window := page[:min(gw, len(page))]
+		page = page[len(window):]
+		for _, dm := range window {
 			n, err := c.expand(dm, em, true)
 			if err != nil {
 				return err
@@ -228,7 +241,7 @@ func (c *collector) fetch(ctx context.Context, must query.Query, em eNode, f []q
 			total += uint64(n)
 			total-- // the group was counted once
 		}
-		if len(res.Hits) < gw {
+		if len(window) < gw {
 			break
 		}
 	}
