@@ -23,9 +23,9 @@ type Reader struct {
 	id    objects.ID
 	gen   *refs.Generation
 
-	once  sync.Once
-	tree  *core.Tree
-	err   error
+	once sync.Once
+	tree *core.Tree
+	err  error
 
 	tombsOnce sync.Once
 	tombs     *core.Tombstones
