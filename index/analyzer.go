@@ -12,9 +12,11 @@ import (
 	"github.com/blevesearch/bleve/v2/registry"
 )
 
-// CodeAnalyzer is the name under which the code-aware analyzer of the text
-// field is registered with bleve. Shards record the name in their mapping, so
-// this package must be linked into every program that opens one.
+// CodeAnalyzer is the name under which the code-aware analyzer of a group's
+// joined text is registered with bleve: the text field's analyzer up to
+// format 2, which shards of that format name in their mapping (they open,
+// and report ErrShardFormat). Format 3 analyzes a group as it is built
+// (groupTerms) with the same tokens.
 const CodeAnalyzer = "ctx_code"
 
 // QueryAnalyzer analyzes query text. It is bleve's standard analyzer: every

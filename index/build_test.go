@@ -198,6 +198,7 @@ func TestShardErrors(t *testing.T) {
 		{"damaged meta", []string{good, damaged}, damaged, ErrShardDamaged},
 		{"truncated segments", []string{good, truncated}, truncated, ErrShardDamaged},
 		{"old format", []string{good, oldFormat(t, root)}, "old", ErrShardFormat},
+		{"format 2", []string{good, format2(t, root)}, "format2", ErrShardFormat},
 		{"invalid name", []string{"../etc"}, "../etc", ErrInvalidShardName},
 	}
 	for _, tt := range tests {
@@ -238,6 +239,25 @@ func oldFormat(t *testing.T, root string) string {
 		t.Fatal(err)
 	}
 	return "old"
+}
+
+// format2 writes a shard named "format2" as format 2 did: its text field
+// analyzed by bleve with CodeAnalyzer, its hit without event lengths.
+func format2(t *testing.T, root string) string {
+	t.Helper()
+	m := newMapping()
+	m.DefaultMapping.Properties[fieldText].Fields[0].Analyzer = CodeAnalyzer
+	idx, err := bleve.New(filepath.Join(root, "format2"), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := idx.Index("evt_x", map[string]string{fieldText: "x", fieldHit: "2"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := idx.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return "format2"
 }
 
 func TestDuplicateIDsInOneShard(t *testing.T) {

@@ -11,13 +11,18 @@
 //     chunk (up to 64) as one Bleve document, a group, named by its first
 //     event id; the ev field holds its events' ids (their first 64 bits).
 //   - Group scoring: a search matches groups, then reads the matched
-//     groups' events from the store (WithEvents) and scores each event
-//     against the same query, compiled twice (eval.go). A group's text is
-//     analyzed with each event's terms once after an event marker, so a
-//     term's frequency in a group is the number of its events holding it:
-//     summed over the generation, these are the document count and document
-//     frequencies of a per-event index, and BM25 scores an event from its
-//     own terms and length exactly as when each event had a document. A
+//     groups' events from the store (WithChunks, or WithEvents) and scores
+//     each event against the same query, compiled twice (eval.go). A
+//     group's text is analyzed with each event's terms once after an event
+//     marker, so a term's frequency in a group is the number of its events
+//     holding it: summed over the generation, these are the document count
+//     and document frequencies of a per-event index, and BM25 scores an
+//     event from its own terms and length exactly as when each event had a
+//     document. The cost of that stays with the events that can match: a
+//     chunk is kept as its events' JSON (Chunk) and an event is decoded only
+//     when its bytes hold the query's terms or identifiers; its length is
+//     stored in the group's hit (format 3), and a term is counted by
+//     analyzing only the pieces of its text that hold it. A
 //     group holds each distinct term once and pays the fixed cost of each
 //     field once, measured at 2.4 times fewer postings than one document
 //     per event.
@@ -35,7 +40,9 @@
 //     see core.GroupHits and core.PrimaryPreference.
 //
 // Text analysis. The text field (event text plus command, tool name, file
-// paths and MCP server/tool names) is indexed with CodeAnalyzer, which keeps
+// paths and MCP server/tool names) is indexed with the code-aware analysis
+// (codeTokenizer and English stop words; the group is analyzed as the shard
+// is built and handed to bleve as its terms, TermsAnalyzer), which keeps
 // compound tokens whole and also indexes their parts: internal/store/index.go
 // yields the path, its suffixes, index.go, index and go; s.parseConfig yields
 // s.parseconfig, parseconfig, parse and config; parse_config also yields the
