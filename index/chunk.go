@@ -204,14 +204,17 @@ func (c *Chunk) fold(i int) []byte {
 	}
 	b := c.spans[i]
 	out := make([]byte, 0, len(b))
-	for _, ch := range b {
-		switch {
-		case ch == '_':
-			continue
-		case 'A' <= ch && ch <= 'Z':
-			ch += 'a' - 'A'
+	for len(b) > 0 {
+		j := bytes.IndexByte(b, '_')
+		if j < 0 {
+			j = len(b)
 		}
-		out = append(out, ch)
+		from := len(out)
+		out = append(out, b[:j]...)
+		for k := from; k < len(out); k++ {
+			out[k] = asciiLowerTable[out[k]]
+		}
+		b = b[min(j+1, len(b)):]
 	}
 	return out
 }
@@ -245,13 +248,21 @@ func jsonVerbatim(s string) bool {
 func asciiLower(b []byte) []byte {
 	out := make([]byte, len(b))
 	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		out[i] = c
+		out[i] = asciiLowerTable[c]
 	}
 	return out
 }
+
+// asciiLowerTable maps each byte to itself, A-Z to a-z.
+var asciiLowerTable = func() (t [256]byte) {
+	for i := range t {
+		t[i] = byte(i)
+		if 'A' <= i && i <= 'Z' {
+			t[i] += 'a' - 'A'
+		}
+	}
+	return t
+}()
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
