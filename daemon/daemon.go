@@ -142,6 +142,7 @@ type daemon struct {
 	next      time.Time // oldest change noted since the running pass began
 	watching  int
 	searches  uint64          // searches answered
+	lost      bool            // watch events were lost; cleared by the next pass that rediscovers
 	fileDirs  map[string]bool // directories holding source files
 	roots     []string        // source roots
 	above     map[string]bool // watched only for the roots (see watchPlan)

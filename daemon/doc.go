@@ -36,9 +36,10 @@
 //     search (Options.Search, the app layer's) over the Reader and shards
 //     the daemon keeps open, so a CLI search pays neither the opening nor
 //     the tree decode. The event loop first notes the file events already
-//     delivered; a change noted and not yet published, a running pass or
-//     incomplete watches make it run a pass first, waiting as long as a
-//     wake would. A client of another version is refused and searches
+//     delivered; a change noted and not yet published, watch events lost,
+//     or watches that cannot cover the sources make it run a pass first,
+//     waiting as long as a wake would (a pass the rescan timer asked for
+//     does not). A client of another version is refused and searches
 //     itself, as it does on any error.
 //   - Lag: how long ago the oldest source change not yet published was
 //     made: a file event (timed when it arrives) or, for a change the

@@ -73,7 +73,7 @@ func (d *daemon) eventLoop(ctx context.Context, w *fsnotify.Watcher) {
 		case err := <-w.Errors:
 			d.log.Printf("watch error: %v; rediscovering", err)
 			d.mu.Lock()
-			d.rewatch = true
+			d.rewatch, d.lost = true, true
 			d.mu.Unlock()
 			d.request() // an overflow lost events: look at everything
 		case <-batch.C:
@@ -157,7 +157,7 @@ func (d *daemon) passLoop(ctx context.Context, w *fsnotify.Watcher) {
 			}
 		}
 		d.mu.Lock()
-		target, rewatch := d.requested, d.rewatch
+		target, rewatch, lost := d.requested, d.rewatch, d.lost
 		d.rewatch = false
 		d.passing, d.next = true, time.Time{}
 		d.mu.Unlock()
@@ -167,6 +167,9 @@ func (d *daemon) passLoop(ctx context.Context, w *fsnotify.Watcher) {
 		}
 		d.mu.Lock()
 		d.served, d.last, d.lastAt = target, res, time.Now()
+		if res.Err == nil && lost && rewatch {
+			d.lost = false // this pass rediscovered and looked at everything
+		}
 		if res.Err == nil {
 			// Published (or nothing to publish): what is left unpublished
 			// is what changed after the pass began. A failed pass keeps

@@ -184,14 +184,15 @@ func (d *daemon) settle(ctx context.Context) {
 const settleWait = 20 * time.Millisecond
 
 // stale reports whether the published generation may miss a change: one
-// the watches noted and no pass has published yet, a pass running, or
-// watches that do not cover every source directory (the rescan alone
-// would find a change there).
+// the watches noted that no pass has published yet, watch events lost (an
+// overflow) and not yet looked for, watches that cannot cover every
+// source directory, or no pass finished yet. A pass the rescan timer asked
+// for is not a reason to wait: it finds only what the watches cannot see,
+// and a vector build may hold the writer for a while before it runs.
 func (d *daemon) stale() bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return !d.pending.IsZero() || d.passing || d.rewatch || d.watching >= MaxWatches || d.served < d.requested ||
-		d.lastAt.IsZero()
+	return !d.pending.IsZero() || d.lost || d.watching >= MaxWatches || d.lastAt.IsZero()
 }
 
 // sync requests a pass and waits for it.
