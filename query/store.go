@@ -36,9 +36,11 @@ type Reader struct {
 	shardGens map[string]uint64
 	shards    *index.Cache // when set, shards come from (and go back to) it
 
-	chunkMu sync.Mutex
-	chunks  map[objects.ID]*core.Chunk
-	views   map[objects.ID]*index.Chunk // chunks as the index reads them (see chunkView)
+	chunkMu   sync.Mutex
+	chunks    map[objects.ID]*core.Chunk
+	views     map[objects.ID]*index.Chunk // chunks as the index reads them (see chunkView)
+	viewBytes map[objects.ID]int          // what each view may hold (viewCost)
+	viewTotal int
 
 	factsOnce sync.Once
 	factList  []fact
@@ -55,6 +57,15 @@ type Reader struct {
 // each); past it the cache starts over. A Reader of one command reads far
 // fewer; a pooled Reader (Pool) lives across many calls.
 const maxCachedChunks = 256
+
+// maxViewBytes bounds what the chunk views of a Reader hold: a view keeps
+// its chunk's bytes and, once probed, a lowercased and a folded copy, so a
+// pooled Reader (the viewer, the MCP server, the daemon) would otherwise
+// grow by up to three times 256 chunks.
+const maxViewBytes = 16 << 20
+
+// viewCost is what a view of a chunk of n bytes may come to hold.
+func viewCost(n int) int { return 3 * n }
 
 // GenerationRef identifies the pinned generation in every read model.
 type GenerationRef struct {
@@ -86,7 +97,7 @@ func Open(home string) (*Reader, error) {
 		return nil, wrapObjErr(err)
 	}
 	return &Reader{home: home, store: objs, id: id, gen: g, chunks: map[objects.ID]*core.Chunk{},
-		views: map[objects.ID]*index.Chunk{}}, nil
+		views: map[objects.ID]*index.Chunk{}, viewBytes: map[objects.ID]int{}}, nil
 }
 
 // Close releases the index shards.
@@ -234,14 +245,20 @@ func (r *Reader) chunkView(id objects.ID) (*index.Chunk, error) {
 	if c, err = index.NewChunk(data); err != nil {
 		return nil, &Error{Code: CodeCorrupt, Message: "the store is damaged (run ctx verify)", Err: err}
 	}
+	cost := viewCost(len(data))
 	r.chunkMu.Lock()
-	for k := range r.views { // full: one leaves, at random (map order)
-		if len(r.views) < maxCachedChunks {
+	for k := range r.views { // full: views leave at random (map order)
+		if len(r.views) < maxCachedChunks && r.viewTotal+cost <= maxViewBytes {
 			break
 		}
+		r.viewTotal -= r.viewBytes[k]
 		delete(r.views, k)
+		delete(r.viewBytes, k)
 	}
-	r.views[id] = c
+	if _, dup := r.views[id]; !dup {
+		r.views[id], r.viewBytes[id] = c, cost
+		r.viewTotal += cost
+	}
 	r.chunkMu.Unlock()
 	return c, nil
 }

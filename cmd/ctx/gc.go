@@ -35,3 +35,16 @@ func tuneGC(cmd *cobra.Command, getenv func(string) string) {
 		debug.SetMemoryLimit(shortGCLimit)
 	}
 }
+
+// serverHeapLimit is the soft limit of the Go heap of ctx ui, a long-lived
+// server whose searches allocate in bursts: the collector works harder
+// near it instead of letting the heap double. Index shards are mapped
+// files and do not count.
+const serverHeapLimit = 64 << 20
+
+// limitServerHeap sets serverHeapLimit unless the user set GOMEMLIMIT.
+func limitServerHeap(getenv func(string) string) {
+	if getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(serverHeapLimit)
+	}
+}

@@ -48,6 +48,7 @@ func runUI(ctx context.Context, env *Env, opts *uiOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	limitServerHeap(env.Getenv)
 	ln, err := ui.Listen(opts.Addr)
 	if errors.Is(err, ui.ErrNotLoopback) {
 		return usagef("%v", err)
