@@ -76,6 +76,7 @@ func Run(ctx context.Context, opts Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	d := newDaemon(opts, log.New(w, "", log.LstdFlags|log.Lmicroseconds), cancel)
+	d.lock, _ = lock.Stat()
 	return d.serve(ctx)
 }
 
@@ -122,9 +123,6 @@ type daemon struct {
 	stop    context.CancelFunc
 	started time.Time
 	kick    chan struct{} // buffered 1: a pass is wanted
-	// barrier asks the event loop to note the file events already
-	// delivered before a search decides whether the generation is current.
-	barrier chan chan struct{}
 	// mergeKick (buffered 1) asks mergeLoop to look for shards to merge.
 	mergeKick chan struct{}
 	gate      sync.Mutex // passes, merges and vectors take turns at the writer lock
@@ -141,8 +139,11 @@ type daemon struct {
 	passing   bool      // a pass is running
 	next      time.Time // oldest change noted since the running pass began
 	watching  int
-	searches  uint64          // searches answered
-	lost      bool            // watch events were lost; cleared by the next pass that rediscovers
+	searches  uint64                   // searches answered
+	lost      bool                     // watch events were lost; cleared by the next pass that rediscovers
+	marks     map[string]chan struct{} // settle markers waited for, by path
+	lock      os.FileInfo              // the daemon lock this daemon holds
+	markSeq   uint64
 	fileDirs  map[string]bool // directories holding source files
 	roots     []string        // source roots
 	above     map[string]bool // watched only for the roots (see watchPlan)
@@ -162,7 +163,7 @@ type passResult struct {
 }
 
 func newDaemon(opts Options, lg *log.Logger, stop context.CancelFunc) *daemon {
-	return &daemon{opts: opts, log: lg, stop: stop, started: time.Now(), kick: make(chan struct{}, 1), barrier: make(chan chan struct{}), mergeKick: make(chan struct{}, 1),
+	return &daemon{opts: opts, log: lg, stop: stop, started: time.Now(), kick: make(chan struct{}, 1), marks: map[string]chan struct{}{}, mergeKick: make(chan struct{}, 1),
 		done: make(chan struct{}), rewatch: true, conns: make(chan struct{}, MaxConns)}
 }
 
@@ -200,4 +201,15 @@ func (d *daemon) await(ctx context.Context, n uint64) (passResult, error) {
 			return passResult{}, ctx.Err()
 		}
 	}
+}
+
+// ownsStore reports whether the daemon lock file this daemon holds is
+// still the store's: when the store was deleted (or its lock replaced),
+// another daemon could start on it, and this one must stop.
+func (d *daemon) ownsStore() bool {
+	if d.lock == nil {
+		return true
+	}
+	st, err := os.Stat(store.At(d.opts.Home).DaemonLock())
+	return err == nil && os.SameFile(st, d.lock)
 }

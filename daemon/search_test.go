@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -100,5 +101,29 @@ func TestSearchOpWithoutSearcher(t *testing.T) {
 	big := strings.Repeat("y", wake.MaxRequest)
 	if _, err := searchVia(t, s.store, "test", big); err != wake.ErrTooLarge {
 		t.Fatalf("oversized request: %v, want ErrTooLarge", err)
+	}
+}
+
+// TestStoreRemovedStopsDaemon: a daemon whose store directory is deleted
+// (a test's temporary store, a user's rm -rf) stops at the next rescan
+// instead of running on with nothing to keep fresh.
+func TestStoreRemovedStopsDaemon(t *testing.T) {
+	s := newScratch(t)
+	done, runErr := runInProcess(t, s.options()) // rescan every 500 ms
+	if _, err := wake.Wake(s.store, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	// The daemon may be writing (vectors after its first pass): remove
+	// until nothing is left, as rm -rf run again would.
+	for err := os.RemoveAll(s.store); err != nil; err = os.RemoveAll(s.store) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	select {
+	case <-done:
+		if *runErr != nil {
+			t.Fatalf("run: %v", *runErr)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the daemon runs on after its store was removed")
 	}
 }

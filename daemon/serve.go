@@ -2,8 +2,10 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -32,6 +34,11 @@ func (d *daemon) serve(ctx context.Context) error {
 		return err
 	}
 	defer d.closeListener()
+	if old, err := filepath.Glob(filepath.Join(d.opts.Home, markerPrefix+"*")); err == nil {
+		for _, m := range old { // left by a daemon that died while a search settled
+			_ = os.Remove(m)
+		}
+	}
 	d.log.Printf("daemon started: pid %d, store %s", os.Getpid(), d.opts.Home)
 	wg.Add(2)
 	go func() {
@@ -66,6 +73,9 @@ func (d *daemon) eventLoop(ctx context.Context, w *fsnotify.Watcher) {
 			if !ok {
 				return
 			}
+			if d.marked(ev) {
+				continue // a search's settle marker: every earlier event is noted
+			}
 			if d.onEvent(ctx, w, ev) && !armed {
 				batch.Reset(d.opts.Debounce)
 				armed = true
@@ -79,21 +89,14 @@ func (d *daemon) eventLoop(ctx context.Context, w *fsnotify.Watcher) {
 		case <-batch.C:
 			armed = false
 			d.request()
-		case ack := <-d.barrier:
-			// A search asks: note every event already delivered first.
-			for drained := false; !drained; {
-				select {
-				case ev, ok := <-w.Events:
-					if ok && d.onEvent(ctx, w, ev) && !armed {
-						batch.Reset(d.opts.Debounce)
-						armed = true
-					}
-				default:
-					drained = true
-				}
-			}
-			close(ack)
 		case <-tick.C:
+			if !d.ownsStore() {
+				// The store was deleted (or its lock replaced): nothing
+				// is left to keep fresh, and another daemon may take it.
+				d.log.Printf("store %s removed; stopping", d.opts.Home)
+				d.stop()
+				return
+			}
 			d.ensureSocket(ctx)
 			d.mu.Lock()
 			d.rewatch = true
@@ -260,6 +263,11 @@ func (d *daemon) maintain(ctx context.Context) bool {
 
 // pass rediscovers the sources (adding watches when asked) and imports.
 func (d *daemon) pass(ctx context.Context, w *fsnotify.Watcher, rewatch bool) passResult {
+	if !d.ownsStore() {
+		d.log.Printf("store %s removed; stopping", d.opts.Home)
+		d.stop() // importing now would recreate a store someone deleted
+		return passResult{Err: errors.New("the store was removed")}
+	}
 	srcs, err := d.opts.Sources()
 	if err != nil {
 		d.log.Printf("sources: %v", err)

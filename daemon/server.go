@@ -3,14 +3,19 @@ package daemon
 import (
 	"bufio"
 	"context"
-	"ctx/store"
-	"ctx/wake"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"ctx/store"
+	"ctx/wake"
 )
 
 // Protocol limits.
@@ -145,8 +150,7 @@ func (d *daemon) search(ctx context.Context, req Request) Reply {
 	case req.Version != d.opts.Version:
 		return Reply{Error: fmt.Sprintf("daemon version %q, client %q: search it yourself", d.opts.Version, req.Version)}
 	}
-	d.settle(ctx)
-	if d.stale() {
+	if !d.settle(ctx) || d.stale() {
 		wctx, cancel := context.WithTimeout(ctx, wake.DefaultWakeWait)
 		_, _ = d.await(wctx, d.request()) // past the wait: the committed generation, as a wake
 		cancel()
@@ -161,27 +165,60 @@ func (d *daemon) search(ctx context.Context, req Request) Reply {
 	return Reply{OK: true, Result: out}
 }
 
-// settle lets the event loop note the file events already delivered (a
-// line an agent appended just before the search), waiting a few
-// milliseconds at most for it.
-func (d *daemon) settle(ctx context.Context) {
-	ack := make(chan struct{})
+// settle makes sure the event loop has noted every file event the kernel
+// queued before this call (a line an agent appended just before the
+// search): it creates a marker file in the store's directory, which is
+// watched, and waits for the loop to see it. The watcher delivers events
+// in order, so everything written earlier has been noted by then. It
+// reports false when the marker was not seen within settleWait (the caller
+// then runs a pass, as a wake would).
+func (d *daemon) settle(ctx context.Context) bool {
+	d.mu.Lock()
+	d.markSeq++
+	name := filepath.Join(d.opts.Home, fmt.Sprintf("%s%d", markerPrefix, d.markSeq))
+	seen := make(chan struct{})
+	d.marks[name] = seen
+	d.mu.Unlock()
+	defer func() {
+		d.mu.Lock()
+		delete(d.marks, name)
+		d.mu.Unlock()
+		_ = os.Remove(name)
+	}()
+	if err := os.WriteFile(name, nil, 0o600); err != nil {
+		return false
+	}
 	t := time.NewTimer(settleWait)
 	defer t.Stop()
 	select {
-	case d.barrier <- ack:
-		select {
-		case <-ack:
-		case <-t.C:
-		case <-ctx.Done():
-		}
+	case <-seen:
+		return true
 	case <-t.C:
 	case <-ctx.Done():
 	}
+	return false
 }
 
+// markerPrefix names settle's marker files in the store's directory.
+const markerPrefix = "daemon.settle."
+
 // settleWait bounds settle.
-const settleWait = 20 * time.Millisecond
+const settleWait = 500 * time.Millisecond
+
+// marked reports whether ev is the creation of a marker a settle waits
+// for, and tells it.
+func (d *daemon) marked(ev fsnotify.Event) bool {
+	if !strings.HasPrefix(filepath.Base(ev.Name), markerPrefix) || filepath.Dir(ev.Name) != filepath.Clean(d.opts.Home) {
+		return false
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if ch := d.marks[ev.Name]; ch != nil && ev.Op.Has(fsnotify.Create) {
+		close(ch)
+		delete(d.marks, ev.Name)
+	}
+	return true
+}
 
 // stale reports whether the published generation may miss a change: one
 // the watches noted that no pass has published yet, watch events lost (an
