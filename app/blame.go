@@ -137,10 +137,11 @@ type HookRun = blame.HookRun
 
 // RunHook does a hook's work (ctx hooks run, called by the scripts ctx
 // hooks install writes): it brings the store up to date as configured
-// (bounded), then links, rewrites or carries the notes. Problems go to the
+// (bounded), then links, rewrites or carries the notes. A running daemon
+// does post-commit's work, warm, while the hook waits. Problems go to the
 // hooks log; a hook never fails a commit.
 func (a *App) RunHook(ctx context.Context, h HookRun) error {
-	h.Home, h.Refresh = a.home, a.Refresh
+	h.Home, h.Refresh, h.ViaDaemon = a.home, a.Refresh, true
 	if h.Now == nil {
 		h.Now = a.now
 	}

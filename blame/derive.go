@@ -63,12 +63,17 @@ func (r *Repo) State(ctx context.Context) (*State, error) {
 // OpenRepoState is OpenRepo and State with one git process: what
 // post-commit needs first.
 func OpenRepoState(ctx context.Context, dir string) (*Repo, *State, error) {
+	return openRepoState(ctx, dir, nil)
+}
+
+// openRepoState is OpenRepoState with git run in env (see Repo.env).
+func openRepoState(ctx context.Context, dir string, env []string) (*Repo, *State, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("repository %s: %w", dir, err)
 	}
 	args := append([]string{"rev-parse", "--show-toplevel", "--git-common-dir"}, stateArgs()...)
-	out, err := gitOut(ctx, abs, nil, args...)
+	out, err := gitEnv(ctx, abs, nil, env, args...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", abs, ErrNotRepo)
 	}
@@ -76,7 +81,7 @@ func OpenRepoState(ctx context.Context, dir string) (*Repo, *State, error) {
 	if len(lines) != 2+len(stateNames) {
 		return nil, nil, &GitError{Args: args, Stderr: "unexpected output: " + out}
 	}
-	r := &Repo{Root: strings.TrimSpace(lines[0]), common: strings.TrimSpace(lines[1])}
+	r := &Repo{Root: strings.TrimSpace(lines[0]), common: strings.TrimSpace(lines[1]), env: env}
 	if !filepath.IsAbs(r.common) {
 		r.common = filepath.Join(abs, r.common)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -46,22 +47,29 @@ func (e *GitError) Unwrap() error { return e.Err }
 type Repo struct {
 	Root   string // absolute top-level directory (git rev-parse --show-toplevel)
 	common string // absolute git common directory; "" until known
+	// env, when set, is the git environment of the process the work is
+	// done for (a hook's, forwarded to the daemon): git runs with it
+	// instead of this process's GIT_* variables.
+	env []string
 
 	rootSpellings []string // roots(), once worked out
 }
 
 // OpenRepo finds the repository that contains dir.
-func OpenRepo(ctx context.Context, dir string) (*Repo, error) {
+func OpenRepo(ctx context.Context, dir string) (*Repo, error) { return openRepo(ctx, dir, nil) }
+
+// openRepo is OpenRepo with git run in env (see Repo.env).
+func openRepo(ctx context.Context, dir string, env []string) (*Repo, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("repository %s: %w", dir, err)
 	}
-	out, err := gitOut(ctx, abs, nil, "rev-parse", "--show-toplevel", "--git-common-dir")
+	out, err := gitEnv(ctx, abs, nil, env, "rev-parse", "--show-toplevel", "--git-common-dir")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", abs, ErrNotRepo)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	r := &Repo{Root: strings.TrimSpace(lines[0])}
+	r := &Repo{Root: strings.TrimSpace(lines[0]), env: env}
 	if len(lines) == 2 {
 		r.common = strings.TrimSpace(lines[1])
 		if !filepath.IsAbs(r.common) {
@@ -104,29 +112,45 @@ const shallowHint = " (this is a shallow clone: history before its boundary comm
 
 // Git runs git in the repository and returns its stdout.
 func (r *Repo) Git(ctx context.Context, args ...string) (string, error) {
-	return gitOut(ctx, r.Root, nil, args...)
+	return gitEnv(ctx, r.Root, nil, r.env, args...)
 }
 
 // GitIn runs git with stdin.
 func (r *Repo) GitIn(ctx context.Context, stdin []byte, args ...string) (string, error) {
-	return gitOut(ctx, r.Root, stdin, args...)
+	return gitEnv(ctx, r.Root, stdin, r.env, args...)
 }
 
 func gitOut(ctx context.Context, dir string, stdin []byte, args ...string) (string, error) {
-	return runGit(ctx, dir, stdin, []string{"GIT_TERMINAL_PROMPT=0", "LC_ALL=C"}, args...)
+	return gitEnv(ctx, dir, stdin, nil, args...)
+}
+
+// gitEnv runs git with env in place of this process's git environment
+// (nil: this process's).
+func gitEnv(ctx context.Context, dir string, stdin []byte, env []string, args ...string) (string, error) {
+	extra := []string{"GIT_TERMINAL_PROMPT=0", "LC_ALL=C"}
+	if env != nil {
+		extra = append(append([]string{}, env...), extra...)
+	}
+	return runGit(ctx, dir, stdin, env != nil, extra, args...)
 }
 
 // gitRemote runs a git command that talks to a remote on the user's
 // behalf (ctx notes fetch|push): git may ask for credentials on the
 // terminal as git fetch and git push would.
 func (r *Repo) gitRemote(ctx context.Context, args ...string) (string, error) {
-	return runGit(ctx, r.Root, nil, []string{"LC_ALL=C"}, args...)
+	return runGit(ctx, r.Root, nil, false, []string{"LC_ALL=C"}, args...)
 }
 
-func runGit(ctx context.Context, dir string, stdin []byte, env []string, args ...string) (string, error) {
+// runGit runs git in dir with this process's environment and env after it;
+// own drops this process's GIT_* variables first (env brings its own).
+func runGit(ctx context.Context, dir string, stdin []byte, own bool, env []string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	base := os.Environ()
+	if own {
+		base = slices.DeleteFunc(base, func(kv string) bool { return strings.HasPrefix(kv, "GIT_") })
+	}
+	cmd.Env = append(base, env...)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}

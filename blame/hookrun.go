@@ -2,13 +2,17 @@ package blame
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
+	"ctx/internal/version"
 	"ctx/store"
+	"ctx/wake"
 )
 
 // HookRun configures the work of one git hook (ctx hooks run, called by
@@ -24,17 +28,77 @@ type HookRun struct {
 	// import as configured, bounded by the link); nil links with what is
 	// stored.
 	Refresh func(context.Context) error
+	// Env, when set, is the git environment of the hook (GitEnv) for work
+	// done in another process than the hook's (the daemon): git runs with
+	// it instead of this process's GIT_* variables.
+	Env []string
+	// ViaDaemon hands post-commit to the store's running daemon first
+	// (wake.RunHook) and waits for it; the work is done here when no
+	// daemon does it.
+	ViaDaemon bool
 }
+
+// hookWait bounds how long a hook waits for the daemon to do its work
+// (the refresh's bound and the link); past it the hook does it itself.
+const hookWait = DefaultRefreshTimeout + 25*time.Second
 
 // RunHook does the work of a hook. It never returns an error to fail the
 // hook: problems are appended to the hooks log and returned for the caller
 // to print if it wants to.
 func RunHook(ctx context.Context, opts HookRun) error {
+	if opts.ViaDaemon && opts.Hook == "post-commit" && viaDaemon(ctx, opts) {
+		return nil
+	}
 	err := runHook(ctx, opts)
 	if err != nil {
 		HookLogf(opts.Home, opts.now(), "%s %s: %v", opts.Hook, opts.Dir, err)
 	}
 	return err
+}
+
+// viaDaemon asks the store's daemon to do the hook's work and reports
+// whether it did. No daemon is no problem; a daemon that refuses, fails or
+// does not answer in time is logged, and the hook does the work itself.
+func viaDaemon(ctx context.Context, opts HookRun) bool {
+	dir, err := filepath.Abs(opts.Dir)
+	if err != nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(ctx, hookWait)
+	defer cancel()
+	req := wake.Request{Hook: opts.Hook, Dir: dir, Env: GitEnv(dir, os.Environ()), Version: version.Version}
+	_, err = wake.RunHook(ctx, opts.Home, req, wake.DefaultHookAck)
+	switch {
+	case err == nil:
+		return true
+	case errors.Is(err, wake.ErrNotRunning), errors.Is(err, wake.ErrHookRequestTooLong):
+	default:
+		HookLogf(opts.Home, opts.now(), "%s %s: the daemon did not do it (%v); done in the hook", opts.Hook, dir, err)
+	}
+	return false
+}
+
+// GitEnv is the part of environ git's behaviour depends on, to run git in
+// another process as it would run in this one: every GIT_* variable (the
+// ones git sets for a hook: GIT_DIR, GIT_INDEX_FILE, GIT_CONFIG_PARAMETERS,
+// the author; and the user's), with relative paths made absolute against
+// dir, and HOME and XDG_CONFIG_HOME, where git finds its global config.
+func GitEnv(dir string, environ []string) []string {
+	out := []string{}
+	for _, kv := range environ {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || !(strings.HasPrefix(k, "GIT_") || k == "HOME" || k == "XDG_CONFIG_HOME") {
+			continue
+		}
+		switch k {
+		case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR":
+			if v != "" && !filepath.IsAbs(v) {
+				kv = k + "=" + filepath.Join(dir, v)
+			}
+		}
+		out = append(out, kv)
+	}
+	return out
 }
 
 func (o *HookRun) now() time.Time {
@@ -47,11 +111,12 @@ func (o *HookRun) now() time.Time {
 func runHook(ctx context.Context, opts HookRun) error {
 	var repo *Repo
 	var st *State
+	var head *CommitInfo
 	var err error
 	if opts.Hook == "post-commit" {
-		repo, st, err = OpenRepoState(ctx, opts.Dir) // one git process for both
+		repo, st, head, err = openPostCommit(ctx, opts.Dir, opts.Env)
 	} else {
-		repo, err = OpenRepo(ctx, opts.Dir)
+		repo, err = openRepo(ctx, opts.Dir, opts.Env)
 	}
 	if err != nil {
 		return err
@@ -66,7 +131,7 @@ func runHook(ctx context.Context, opts HookRun) error {
 		if st.InRebase {
 			return nil // post-rewrite carries the notes when the rebase ends
 		}
-		lo.State = st
+		lo.State, lo.commit = st, head
 		_, err := Link(ctx, repo, "HEAD", lo)
 		return err
 	case "post-rewrite":
@@ -89,6 +154,28 @@ func runHook(ctx context.Context, opts HookRun) error {
 		return err
 	}
 	return fmt.Errorf("unknown hook %q: want post-commit, post-rewrite or post-merge", opts.Hook)
+}
+
+// openPostCommit opens the repository with its state (one git process)
+// and reads HEAD beside it (another); a HEAD that cannot be read is left
+// for Link to read again and report.
+func openPostCommit(ctx context.Context, dir string, env []string) (*Repo, *State, *CommitInfo, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("repository %s: %w", dir, err)
+	}
+	var head *CommitInfo
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		head, _ = (&Repo{Root: abs, env: env}).Commit(ctx, "HEAD")
+	}()
+	repo, st, err := openRepoState(ctx, abs, env)
+	<-done
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return repo, st, head, nil
 }
 
 // HookLogf appends one line to $CTX_HOME/logs/hooks.log; a log that cannot be

@@ -33,6 +33,9 @@ type LinkOptions struct {
 	// committed (post-commit): a cherry-pick, merge --squash or reset
 	// --soft it reveals carries the notes of the commits rev came from.
 	State *State
+	// commit, when set, is rev already read (post-commit reads it beside
+	// the repository's state).
+	commit *CommitInfo
 }
 
 func (o *LinkOptions) logf(format string, args ...any) {
@@ -47,12 +50,23 @@ func (o *LinkOptions) logf(format string, args ...any) {
 // source, the commits a squash folded). It returns the note, nil when
 // there is no new evidence.
 func Link(ctx context.Context, repo *Repo, rev string, opts LinkOptions) (*Note, error) {
-	c, err := repo.Commit(ctx, rev)
-	if err != nil {
-		return nil, err
-	}
+	// The refresh runs beside the git work that needs no store (the
+	// commit, its sources, its added lines); the store is read after it.
+	refreshed := make(chan struct{})
 	if opts.Refresh != nil {
-		refresh(ctx, opts)
+		go func() {
+			defer close(refreshed)
+			refresh(ctx, opts)
+		}()
+	} else {
+		close(refreshed)
+	}
+	defer func() { <-refreshed }() // an error return leaves no import running
+	c, err := opts.commit, error(nil)
+	if c == nil {
+		if c, err = repo.Commit(ctx, rev); err != nil {
+			return nil, err
+		}
 	}
 	var srcs []string
 	if opts.State != nil {
@@ -60,6 +74,11 @@ func Link(ctx context.Context, repo *Repo, rev string, opts LinkOptions) (*Note,
 			opts.logf("commit %s: sources not searched: %v", short(c.ID), err)
 		}
 	}
+	added, err := repo.AddedLines(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	<-refreshed
 	rd, err := query.Open(opts.Home)
 	noStore := query.CodeOf(err) == query.CodeNoHistory
 	switch {
@@ -69,10 +88,6 @@ func Link(ctx context.Context, repo *Repo, rev string, opts LinkOptions) (*Note,
 		return nil, fmt.Errorf("open store: %w", err)
 	case !noStore:
 		defer rd.Close()
-	}
-	added, err := repo.AddedLines(ctx, c)
-	if err != nil {
-		return nil, err
 	}
 	n := &Note{}
 	if !noStore {

@@ -134,8 +134,10 @@ func (d *daemon) handle(ctx context.Context, c net.Conn) {
 		d.stop()
 	case "search":
 		writeReply(c, d.search(ctx, req))
+	case "hook":
+		d.hook(ctx, c, req)
 	default:
-		writeReply(c, Reply{Error: "unknown op: want sync, status, stop or search"})
+		writeReply(c, Reply{Error: "unknown op: want sync, status, stop, search or hook"})
 	}
 }
 

@@ -17,18 +17,25 @@ const MaxRequest = 64 << 10
 
 // Request is one wake-protocol request.
 type Request struct {
-	Op string `json:"op"` // sync, status, stop or search
-	// Version is the client's ctx version; a search is answered only by a
-	// daemon of the same version (another may read the store differently).
+	Op string `json:"op"` // sync, status, stop, search or hook
+	// Version is the client's ctx version; a search or a hook is answered
+	// only by a daemon of the same version (another may read the store
+	// differently).
 	Version string `json:"version,omitempty"`
 	// Search is the search request of a search op (the app layer's JSON).
 	Search json.RawMessage `json:"search,omitempty"`
+	// The hook op's (see RunHook): the hook, the directory git ran it in
+	// and its git environment.
+	Hook string   `json:"hook,omitempty"`
+	Dir  string   `json:"dir,omitempty"`
+	Env  []string `json:"env,omitempty"`
 }
 
 // Reply is the answer to a request; fields not used by the op are empty.
 type Reply struct {
 	OK             bool      `json:"ok"`
 	Error          string    `json:"error,omitempty"`
+	Accepted       bool      `json:"accepted,omitempty"` // the hook op's first reply: the work has begun
 	Generation     uint64    `json:"generation,omitempty"`
 	Published      bool      `json:"published,omitempty"`
 	FilesRead      int       `json:"files_read,omitempty"`

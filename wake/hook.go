@@ -1,0 +1,86 @@
+package wake
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"time"
+
+	"ctx/store"
+)
+
+// DefaultHookAck is how long a hook waits for the daemon to accept its
+// work before doing it itself.
+const DefaultHookAck = time.Second
+
+// ErrHookRequestTooLong means a hook request does not fit the protocol's
+// line (a very long directory or git environment): the hook does its work
+// itself.
+var ErrHookRequestTooLong = errors.New("hook request longer than the daemon reads")
+
+// RunHook hands a git hook's work to the store's daemon (op "hook") and
+// waits for it: the daemon accepts at once, within ack, and answers when
+// the work is done or failed, within ctx. It returns ErrNotRunning when no
+// daemon answers, context.DeadlineExceeded when the daemon did not accept
+// within ack or finish within ctx, and the daemon's error otherwise; in
+// every such case the caller does the work itself (a daemon that wrote a
+// note before it failed leaves a note the caller merges with).
+func RunHook(ctx context.Context, home string, req Request, ack time.Duration) (Reply, error) {
+	req.Op = "hook"
+	data, err := json.Marshal(req)
+	if err != nil {
+		return Reply{}, err
+	}
+	if len(data)+1 > MaxRequest {
+		return Reply{}, ErrHookRequestTooLong
+	}
+	var dl net.Dialer
+	dctx, cancel := context.WithTimeout(ctx, ack)
+	defer cancel()
+	c, err := dl.DialContext(dctx, "unix", store.At(home).Socket())
+	if err != nil {
+		if dctx.Err() != nil {
+			return Reply{}, context.DeadlineExceeded
+		}
+		return Reply{}, fmt.Errorf("%w (%v)", ErrNotRunning, err)
+	}
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { _ = c.SetDeadline(time.Now()) })
+	defer stop()
+	_ = c.SetDeadline(time.Now().Add(ack))
+	if _, err := c.Write(append(data, '\n')); err != nil {
+		return Reply{}, wireErr(ctx, err)
+	}
+	rd := bufio.NewReader(c)
+	r, err := readReply(ctx, rd)
+	if err != nil {
+		return r, err
+	}
+	if !r.Accepted {
+		return r, fmt.Errorf("daemon: hook not accepted")
+	}
+	_ = c.SetDeadline(time.Time{})
+	if d, ok := ctx.Deadline(); ok {
+		_ = c.SetDeadline(d)
+	}
+	return readReply(ctx, rd)
+}
+
+// readReply reads one reply line; a reply that is not OK is its error.
+func readReply(ctx context.Context, rd *bufio.Reader) (Reply, error) {
+	line, err := rd.ReadBytes('\n')
+	if err != nil {
+		return Reply{}, wireErr(ctx, err)
+	}
+	var r Reply
+	if err := json.Unmarshal(line, &r); err != nil {
+		return Reply{}, fmt.Errorf("daemon: bad reply: %w", err)
+	}
+	if !r.OK {
+		return r, fmt.Errorf("daemon: %s", r.Error)
+	}
+	return r, nil
+}
