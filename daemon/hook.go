@@ -33,6 +33,13 @@ func (d *daemon) hook(ctx context.Context, c net.Conn, req Request) {
 	case !filepath.IsAbs(req.Dir):
 		writeReply(c, Reply{Error: "hook: dir must be absolute"})
 		return
+	case !req.Sent.IsZero() && time.Since(req.Sent) > req.AckWait:
+		// The hook stopped waiting and did the work itself; HEAD may have
+		// moved on since.
+		d.log.Printf("%s %s: asked %s ago, past the hook's wait; left to the hook", req.Hook, req.Dir,
+			time.Since(req.Sent).Round(time.Millisecond))
+		writeReply(c, Reply{Error: "hook: asked too long ago"})
+		return
 	}
 	writeReply(c, Reply{OK: true, Accepted: true})
 	start := time.Now()

@@ -29,7 +29,7 @@ var ErrHookRequestTooLong = errors.New("hook request longer than the daemon read
 // every such case the caller does the work itself (a daemon that wrote a
 // note before it failed leaves a note the caller merges with).
 func RunHook(ctx context.Context, home string, req Request, ack time.Duration) (Reply, error) {
-	req.Op = "hook"
+	req.Op, req.Sent, req.AckWait = "hook", time.Now(), ack
 	data, err := json.Marshal(req)
 	if err != nil {
 		return Reply{}, err

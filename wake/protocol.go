@@ -29,6 +29,11 @@ type Request struct {
 	Hook string   `json:"hook,omitempty"`
 	Dir  string   `json:"dir,omitempty"`
 	Env  []string `json:"env,omitempty"`
+	// Sent is when the hook asked and AckWait how long it waits for the
+	// acceptance: a request read after that (by a daemon that was stopped)
+	// is refused, the hook having done the work itself.
+	Sent    time.Time     `json:"sent,omitzero"`
+	AckWait time.Duration `json:"ack_wait,omitempty"`
 }
 
 // Reply is the answer to a request; fields not used by the op are empty.
