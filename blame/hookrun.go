@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"ctx/internal/version"
@@ -110,11 +111,12 @@ func (o *HookRun) now() time.Time {
 
 func runHook(ctx context.Context, opts HookRun) error {
 	var repo *Repo
-	var st *State
-	var head *CommitInfo
+	var pc *postCommit
 	var err error
 	if opts.Hook == "post-commit" {
-		repo, st, head, err = openPostCommit(ctx, opts.Dir, opts.Env)
+		if pc, err = openPostCommit(ctx, opts.Dir, opts.Env); err == nil {
+			repo = pc.repo
+		}
 	} else {
 		repo, err = openRepo(ctx, opts.Dir, opts.Env)
 	}
@@ -128,10 +130,10 @@ func runHook(ctx context.Context, opts HookRun) error {
 		Log: func(s string) { logf("%s", s) }}
 	switch opts.Hook {
 	case "post-commit":
-		if st.InRebase {
+		if pc.state.InRebase {
 			return nil // post-rewrite carries the notes when the rebase ends
 		}
-		lo.State, lo.commit = st, head
+		lo.State, lo.commit, lo.added = pc.state, pc.head, pc.added
 		_, err := Link(ctx, repo, "HEAD", lo)
 		return err
 	case "post-rewrite":
@@ -156,26 +158,52 @@ func runHook(ctx context.Context, opts HookRun) error {
 	return fmt.Errorf("unknown hook %q: want post-commit, post-rewrite or post-merge", opts.Hook)
 }
 
-// openPostCommit opens the repository with its state (one git process)
-// and reads HEAD beside it (another); a HEAD that cannot be read is left
-// for Link to read again and report.
-func openPostCommit(ctx context.Context, dir string, env []string) (*Repo, *State, *CommitInfo, error) {
+// postCommit is what post-commit reads from git before the store: the
+// repository and its state, HEAD, and the lines HEAD added (nil for a
+// merge, whose lines Link works out against each parent).
+type postCommit struct {
+	repo  *Repo
+	state *State
+	head  *CommitInfo
+	added *Added
+}
+
+// openPostCommit reads the repository with its state, HEAD and HEAD's
+// diff with three git processes at once (git waits for the hook, so HEAD
+// stays put); a HEAD that cannot be read is left for Link to read again
+// and report.
+func openPostCommit(ctx context.Context, dir string, env []string) (*postCommit, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("repository %s: %w", dir, err)
+		return nil, fmt.Errorf("repository %s: %w", dir, err)
 	}
-	var head *CommitInfo
-	done := make(chan struct{})
+	var pc postCommit
+	var diff string
+	var diffErr error
+	var wg sync.WaitGroup
+	wg.Add(2)
+	here := &Repo{Root: abs, env: env}
 	go func() {
-		defer close(done)
-		head, _ = (&Repo{Root: abs, env: env}).Commit(ctx, "HEAD")
+		defer wg.Done()
+		pc.head, _ = here.Commit(ctx, "HEAD")
 	}()
-	repo, st, err := openRepoState(ctx, abs, env)
-	<-done
+	go func() {
+		defer wg.Done()
+		diff, diffErr = here.Git(ctx, "-c", "core.quotePath=false", "diff-tree", "-U0", "-r", "-M", "--root",
+			"--no-color", "--no-ext-diff", "--no-textconv", "HEAD")
+	}()
+	pc.repo, pc.state, err = openRepoState(ctx, abs, env)
+	wg.Wait()
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	return repo, st, head, nil
+	// diff-tree of one commit prints its id, then its diff with its only
+	// parent (or the empty tree); a merge's diff is worked out per parent.
+	if id, rest, ok := strings.Cut(diff, "\n"); ok && diffErr == nil && pc.head != nil && id == pc.head.ID &&
+		len(pc.head.Parents) <= 1 {
+		pc.added = parseDiff(rest)
+	}
+	return &pc, nil
 }
 
 // HookLogf appends one line to $CTX_HOME/logs/hooks.log; a log that cannot be

@@ -36,6 +36,7 @@ type LinkOptions struct {
 	// commit, when set, is rev already read (post-commit reads it beside
 	// the repository's state).
 	commit *CommitInfo
+	added  *Added // the lines commit added, when already read
 }
 
 func (o *LinkOptions) logf(format string, args ...any) {
@@ -74,9 +75,11 @@ func Link(ctx context.Context, repo *Repo, rev string, opts LinkOptions) (*Note,
 			opts.logf("commit %s: sources not searched: %v", short(c.ID), err)
 		}
 	}
-	added, err := repo.AddedLines(ctx, c)
-	if err != nil {
-		return nil, err
+	added := opts.added
+	if added == nil || opts.commit == nil {
+		if added, err = repo.AddedLines(ctx, c); err != nil {
+			return nil, err
+		}
 	}
 	<-refreshed
 	rd, err := query.Open(opts.Home)
