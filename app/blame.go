@@ -3,9 +3,11 @@ package app
 import (
 	"context"
 	"errors"
+	"os"
 
 	"ctx/blame"
 	"ctx/query"
+	"ctx/wake"
 )
 
 // BlameRequest names what to trace: a file with an optional line range, a
@@ -138,10 +140,16 @@ type HookRun = blame.HookRun
 // RunHook does a hook's work (ctx hooks run, called by the scripts ctx
 // hooks install writes): it brings the store up to date as configured
 // (bounded), then links, rewrites or carries the notes. A running daemon
-// does post-commit's work, warm, while the hook waits. Problems go to the
-// hooks log; a hook never fails a commit.
+// does post-commit's work, warm, while the hook waits; a hook that finds
+// none starts one after its work, as a read does. Problems go to the hooks
+// log; a hook never fails a commit.
 func (a *App) RunHook(ctx context.Context, h HookRun) error {
 	h.Home, h.Refresh, h.ViaDaemon = a.home, a.Refresh, true
+	h.StartDaemon = func() {
+		if exe, err := os.Executable(); err == nil {
+			_ = wake.StartAsConfigured(a.home, a.env, exe)
+		}
+	}
 	if h.Now == nil {
 		h.Now = a.now
 	}

@@ -37,6 +37,11 @@ type HookRun struct {
 	// (wake.RunHook) and waits for it; the work is done here when no
 	// daemon does it.
 	ViaDaemon bool
+	// StartDaemon, when set, is called after post-commit's work was done
+	// here because no daemon runs: it starts one (as configured) for the
+	// hooks that follow. It is called after the work, so the new daemon's
+	// first import does not hold the store while this hook refreshes.
+	StartDaemon func()
 }
 
 // hookWait bounds how long a hook waits for the daemon to do its work
@@ -47,10 +52,17 @@ const hookWait = DefaultRefreshTimeout + 25*time.Second
 // hook: problems are appended to the hooks log and returned for the caller
 // to print if it wants to.
 func RunHook(ctx context.Context, opts HookRun) error {
-	if opts.ViaDaemon && opts.Hook == "post-commit" && viaDaemon(ctx, opts) {
-		return nil
+	none := false
+	if opts.ViaDaemon && opts.Hook == "post-commit" {
+		var done bool
+		if done, none = viaDaemon(ctx, opts); done {
+			return nil
+		}
 	}
 	err := runHook(ctx, opts)
+	if none && opts.StartDaemon != nil {
+		opts.StartDaemon()
+	}
 	if err != nil {
 		HookLogf(opts.Home, opts.now(), "%s %s: %v", opts.Hook, opts.Dir, err)
 	}
@@ -58,12 +70,13 @@ func RunHook(ctx context.Context, opts HookRun) error {
 }
 
 // viaDaemon asks the store's daemon to do the hook's work and reports
-// whether it did. No daemon is no problem; a daemon that refuses, fails or
-// does not answer in time is logged, and the hook does the work itself.
-func viaDaemon(ctx context.Context, opts HookRun) bool {
+// whether it did, and whether no daemon runs. No daemon is no problem; a
+// daemon that refuses, fails or does not answer in time is logged, and the
+// hook does the work itself.
+func viaDaemon(ctx context.Context, opts HookRun) (done, none bool) {
 	dir, err := filepath.Abs(opts.Dir)
 	if err != nil {
-		return false
+		return false, false
 	}
 	ctx, cancel := context.WithTimeout(ctx, hookWait)
 	defer cancel()
@@ -71,12 +84,14 @@ func viaDaemon(ctx context.Context, opts HookRun) bool {
 	_, err = wake.RunHook(ctx, opts.Home, req, wake.DefaultHookAck)
 	switch {
 	case err == nil:
-		return true
-	case errors.Is(err, wake.ErrNotRunning), errors.Is(err, wake.ErrHookRequestTooLong):
+		return true, false
+	case errors.Is(err, wake.ErrNotRunning):
+		return false, true
+	case errors.Is(err, wake.ErrHookRequestTooLong):
 	default:
 		HookLogf(opts.Home, opts.now(), "%s %s: the daemon did not do it (%v); done in the hook", opts.Hook, dir, err)
 	}
-	return false
+	return false, false
 }
 
 // GitEnv is the part of environ git's behaviour depends on, to run git in

@@ -1,6 +1,7 @@
 package blame
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -184,5 +185,39 @@ func TestAttributionScenariosThroughDaemon(t *testing.T) {
 	if total.precision() < 0.99 || total.recall() < 0.95 || total.humanWithEvidence > 0 {
 		t.Fatalf("below the bar: precision %.4f (>= 0.99), recall %.4f (>= 0.95), human lines with evidence %d (0)",
 			total.precision(), total.recall(), total.humanWithEvidence)
+	}
+}
+
+// TestHookStartsTheDaemon: a hook that finds no daemon (autostart allowed)
+// links the commit itself, then starts the daemon, which does the next
+// commit's hook.
+func TestHookStartsTheDaemon(t *testing.T) {
+	w := newWorld(t)
+	t.Setenv("CTX_DAEMON", "")
+	t.Cleanup(func() {
+		if _, err := wake.Stop(w.store, 30*time.Second); err != nil && !errors.Is(err, wake.ErrNotRunning) {
+			t.Errorf("stop the daemon: %v", err)
+		}
+	})
+	a := append(w.goHeader("claudeA"), w.goTidy("claudeA", 2)...)
+	w.claudeWrite(claudeA, "a.go", a)
+	w.human("a.go", nil, w.humanLines(1))
+	first := w.commit("no daemon yet")
+	if n := w.note(first); n == nil || len(n.Records) == 0 {
+		t.Fatal("the hook did not link the commit before starting the daemon")
+	}
+	if _, err := wake.WaitReady(w.store, 30*time.Second); err != nil {
+		t.Fatalf("no daemon after the hook: %v", err)
+	}
+	b := append(w.goHeader("claudeA"), w.goTidy("claudeA", 2)...)
+	w.claudeWrite(claudeA, "b.go", b)
+	w.human("b.go", nil, w.humanLines(1))
+	w.commit("the daemon's")
+	if n := w.daemonHooks(); n != 1 {
+		t.Errorf("the started daemon did %d hooks, want 1", n)
+	}
+	s := w.check()
+	if s.precision() < 1 || s.recall() < 1 || s.humanWithEvidence > 0 {
+		t.Errorf("precision %.4f, recall %.4f, human lines with evidence %d", s.precision(), s.recall(), s.humanWithEvidence)
 	}
 }

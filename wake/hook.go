@@ -9,6 +9,8 @@ import (
 	"net"
 	"time"
 
+	"ctx/config"
+	"ctx/core"
 	"ctx/store"
 )
 
@@ -83,4 +85,20 @@ func readReply(ctx context.Context, rd *bufio.Reader) (Reply, error) {
 		return r, fmt.Errorf("daemon: %s", r.Error)
 	}
 	return r, nil
+}
+
+// StartAsConfigured starts the store's daemon detached (with exe) when
+// autostart is allowed: CTX_DAEMON is not "off", config.toml does not
+// disable the daemon, and this is not a test binary. It is what a hook
+// that found no daemon does after its work, so the next hooks are the
+// daemon's.
+func StartAsConfigured(home string, env core.Env, exe string) error {
+	on := true
+	if cfg, err := config.Load(env); err == nil {
+		on = cfg.DaemonEnabled()
+	}
+	if !Autostart(env.Get, on) {
+		return ErrAutostartOff
+	}
+	return Start(home, exe)
 }

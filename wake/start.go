@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -47,7 +49,10 @@ func Start(home, exe string) error {
 	}
 	defer null.Close()
 	cmd := exec.Command(exe, "daemon", "run")
-	cmd.Env = append(os.Environ(), "CTX_HOME="+home)
+	// The daemon serves every repository: the git environment of whoever
+	// started it (a hook's GIT_DIR, GIT_INDEX_FILE) is not its own.
+	environ := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "GIT_") })
+	cmd.Env = append(environ, "CTX_HOME="+home)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = null, out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
