@@ -41,6 +41,9 @@
 //     waiting as long as a wake would (a pass the rescan timer asked for
 //     does not). A client of another version is refused and searches
 //     itself, as it does on any error.
+//   - Hook: {"op":"hook"} does a git post-commit hook's work for the hook
+//     process, which waits (see hook.go and docs/notes-format.md): one
+//     reply line at once (accepted), one when the note is written.
 //   - Lag: how long ago the oldest source change not yet published was
 //     made: a file event (timed when it arrives) or, for a change the
 //     watches missed, the modification time of a file a pass found changed.
