@@ -24,6 +24,18 @@ type Added struct {
 	// re-wrapped by a formatter is removed and added again, and what was
 	// there before is not an agent's new line.
 	Removed map[string][][]string
+	// hunks are the diff's hunks by the path in the commit (not for a
+	// merge): what a later formatter pass replaced with what.
+	hunks map[string][]diffHunk
+}
+
+// diffHunk is one -U0 hunk: the lines it removed from the old path, from
+// line oldStart, and the lines it added.
+type diffHunk struct {
+	oldPath  string
+	oldStart int
+	removed  []string
+	added    []Line
 }
 
 // CommitInfo is what linking needs to know of a commit.
@@ -166,8 +178,10 @@ func (a *Added) intersect(b *Added) {
 
 // parseDiff reads the added lines of a -U0 diff.
 func parseDiff(out string) *Added {
-	a := &Added{Files: map[string][]Line{}, Binary: map[string]bool{}, Removed: map[string][][]string{}}
-	var path string
+	a := &Added{Files: map[string][]Line{}, Binary: map[string]bool{}, Removed: map[string][][]string{},
+		hunks: map[string][]diffHunk{}}
+	var path, oldPath string
+	var h *diffHunk
 	next, header, run := 0, false, -1
 	sc := bufio.NewScanner(strings.NewReader(out))
 	sc.Buffer(make([]byte, 64*1024), 64<<20)
@@ -175,7 +189,9 @@ func parseDiff(out string) *Added {
 		l := sc.Text()
 		switch {
 		case strings.HasPrefix(l, "diff --git "):
-			path, header = "", true
+			path, oldPath, header, h = "", "", true, nil
+		case header && strings.HasPrefix(l, "--- "):
+			oldPath = oldDiffPath(l[4:])
 		case header && strings.HasPrefix(l, "+++ "):
 			path = diffPath(l[4:])
 		case header && strings.HasPrefix(l, "Binary files ") && strings.HasSuffix(l, " differ"):
@@ -184,8 +200,16 @@ func parseDiff(out string) *Added {
 			}
 		case strings.HasPrefix(l, "@@ "):
 			next, header, run = hunkStart(l), false, -1
+			h = nil
+			if r, ok := parseHunk(l); ok && path != "" {
+				a.hunks[path] = append(a.hunks[path], diffHunk{oldPath: oldPath, oldStart: r[0]})
+				h = &a.hunks[path][len(a.hunks[path])-1]
+			}
 		case !header && strings.HasPrefix(l, "+") && path != "":
 			a.Files[path] = append(a.Files[path], Line{N: next, Text: l[1:]})
+			if h != nil {
+				h.added = append(h.added, Line{N: next, Text: l[1:]})
+			}
 			next++
 		case !header && strings.HasPrefix(l, "-") && path != "":
 			if run < 0 {
@@ -193,6 +217,9 @@ func parseDiff(out string) *Added {
 				a.Removed[path] = append(a.Removed[path], nil)
 			}
 			a.Removed[path][run] = append(a.Removed[path][run], l[1:])
+			if h != nil {
+				h.removed = append(h.removed, l[1:])
+			}
 		}
 	}
 	return a

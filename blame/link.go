@@ -105,6 +105,11 @@ func Link(ctx context.Context, repo *Repo, rev string, opts LinkOptions) (*Note,
 		}
 		n.Merge(carried)
 	}
+	if re, err := carryReformatted(ctx, repo, c, added, n, opts.logf); err != nil {
+		opts.logf("commit %s: re-formatted lines not carried: %v", short(c.ID), err)
+	} else if re != nil {
+		n.Merge(re)
+	}
 	return writeMerged(ctx, repo, c.ID, n, opts.logf)
 }
 

@@ -202,6 +202,24 @@ var driftScenarios = []struct {
 		w.format("black", "m.py", "n.py")
 		w.commit("python, formatted")
 	}},
+	{"prettier in a later commit", func(w *world) {
+		app := w.jsFuncs("claudeA", 3)
+		w.claudeWrite(claudeA, "app.js", app)
+		w.human("app.js", &app[7], w.messyHuman(2))
+		w.commit("app.js, as the agent wrote it")
+		w.tick(day)
+		w.format("prettier", "app.js") // re-wraps the long calls: git blame names this commit for them
+		w.commit("prettier")
+	}},
+	{"black in a later commit", func(w *world) {
+		m := w.pyFuncs("claudeA", 3)
+		w.claudeWrite(claudeA, "m.py", m)
+		w.human("m.py", &m[2], w.pyHuman(2))
+		w.commit("m.py, as the agent wrote it")
+		w.tick(day)
+		w.format("black", "m.py")
+		w.commit("black")
+	}},
 	{"a function moved to another file", func(w *world) {
 		w.claudeWrite(claudeA, "a.go", append(w.goHeader("claudeA"), w.goTidy("claudeA", 3)...))
 		w.human("b.go", nil, append([]string{"package drift"}, w.humanLines(3)...))
