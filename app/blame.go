@@ -144,7 +144,7 @@ type HookRun = blame.HookRun
 // none starts one after its work, as a read does. Problems go to the hooks
 // log; a hook never fails a commit.
 func (a *App) RunHook(ctx context.Context, h HookRun) error {
-	h.Home, h.Refresh, h.ViaDaemon = a.home, a.Refresh, true
+	h.Home, h.Refresh, h.RefreshHere, h.ViaDaemon = a.home, a.Refresh, a.refreshHere, true
 	h.StartDaemon = func() {
 		if exe, err := os.Executable(); err == nil {
 			_ = wake.StartAsConfigured(a.home, a.env, exe)

@@ -95,8 +95,19 @@ func (a *App) Import(ctx context.Context, opts ImportOptions) (*ImportResult, er
 }
 
 // Refresh brings the store up to date as configured, quietly: the bounded
-// refresh a git hook runs before linking a commit.
+// refresh a git hook runs before linking a commit. A running daemon does
+// the import (the single writer, whose pass covers everything written
+// before the call); without one this process imports, waiting for the
+// writer lock within ctx rather than linking with a store another import
+// is about to bring up to date.
 func (a *App) Refresh(ctx context.Context) error {
-	_, err := a.Import(ctx, ImportOptions{})
+	_, err := a.Import(ctx, ImportOptions{ViaDaemon: true, Busy: func() {}})
+	return err
+}
+
+// refreshHere is Refresh without the daemon: for a hook the daemon did
+// not answer.
+func (a *App) refreshHere(ctx context.Context) error {
+	_, err := a.Import(ctx, ImportOptions{Busy: func() {}})
 	return err
 }

@@ -95,6 +95,16 @@ func TestAttributionDriftBadInput(t *testing.T) {
 			}
 			w.commit("formatted")
 		}},
+		{"a formatter re-wraps a 3,200-line agent file in a commit of its own", func(w *world) {
+			w.claudeWrite(claudeA, "big.js", w.jsFuncs("claudeA", 400))
+			w.human("big.js", nil, w.messyHuman(3))
+			w.commit("big.js")
+			w.tick(day)
+			w.format("prettier", "big.js")
+			t0 := time.Now()
+			w.commit("prettier")
+			w.t.Logf("the re-formatting commit took %s with its hook", time.Since(t0).Round(time.Millisecond))
+		}},
 		{"a move of a 10,000-line file", func(w *world) {
 			w.claudeWrite(claudeA, "big.go", append(w.goHeader("claudeA"), w.goTidy("claudeA", 2500)...))
 			w.commit("big")

@@ -33,6 +33,10 @@ type HookRun struct {
 	// done in another process than the hook's (the daemon): git runs with
 	// it instead of this process's GIT_* variables.
 	Env []string
+	// RefreshHere, when set, is the refresh for a hook whose daemon did
+	// not answer (refused, failed or hung): this process imports, where
+	// Refresh would ask that daemon again.
+	RefreshHere func(context.Context) error
 	// ViaDaemon hands post-commit to the store's running daemon first
 	// (wake.RunHook) and waits for it; the work is done here when no
 	// daemon does it.
@@ -57,6 +61,9 @@ func RunHook(ctx context.Context, opts HookRun) error {
 		var done bool
 		if done, none = viaDaemon(ctx, opts); done {
 			return nil
+		}
+		if !none && opts.RefreshHere != nil {
+			opts.Refresh = opts.RefreshHere
 		}
 	}
 	err := runHook(ctx, opts)
