@@ -8,6 +8,7 @@ PKGS    := ./...
 build:
 	$(GO) build -o $(BIN)/ctx ./cmd/ctx
 	$(GO) build -o $(BIN)/ctx-mcp ./cmd/ctx-mcp
+	$(GO) build -o $(BIN)/ctx-hook ./cmd/ctx-hook
 	$(GO) build -o $(BIN)/ctx-corpus ./cmd/ctx-corpus
 
 # The README's test command. Tests read the agent fixtures in ../shared.

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"ctx/internal/version"
 	"ctx/store"
 	"ctx/wake"
 )
@@ -41,6 +40,10 @@ type HookRun struct {
 	// (wake.RunHook) and waits for it; the work is done here when no
 	// daemon does it.
 	ViaDaemon bool
+	// DaemonTried says the daemon was already asked for this hook (by
+	// ctx-hook, see wake.HookTriedEnv): wake.HookNoDaemon when none runs,
+	// else why it did not do the work; "" when not asked yet.
+	DaemonTried string
 	// StartDaemon, when set, is called after post-commit's work was done
 	// here because no daemon runs: it starts one (as configured) for the
 	// hooks that follow. It is called after the work, so the new daemon's
@@ -48,19 +51,22 @@ type HookRun struct {
 	StartDaemon func()
 }
 
-// hookWait bounds how long a hook waits for the daemon to do its work
-// (the refresh's bound and the link); past it the hook does it itself.
-const hookWait = DefaultRefreshTimeout + 25*time.Second
-
 // RunHook does the work of a hook. It never returns an error to fail the
 // hook: problems are appended to the hooks log and returned for the caller
 // to print if it wants to.
 func RunHook(ctx context.Context, opts HookRun) error {
 	none := false
 	if opts.ViaDaemon && opts.Hook == "post-commit" {
-		var done bool
-		if done, none = viaDaemon(ctx, opts); done {
-			return nil
+		switch opts.DaemonTried {
+		case "":
+			var done bool
+			if done, none = viaDaemon(ctx, opts); done {
+				return nil
+			}
+		case wake.HookNoDaemon:
+			none = true
+		default:
+			opts.daemonFailed(opts.DaemonTried)
 		}
 		if !none && opts.RefreshHere != nil {
 			opts.Refresh = opts.RefreshHere
@@ -81,14 +87,7 @@ func RunHook(ctx context.Context, opts HookRun) error {
 // daemon that refuses, fails or does not answer in time is logged, and the
 // hook does the work itself.
 func viaDaemon(ctx context.Context, opts HookRun) (done, none bool) {
-	dir, err := filepath.Abs(opts.Dir)
-	if err != nil {
-		return false, false
-	}
-	ctx, cancel := context.WithTimeout(ctx, hookWait)
-	defer cancel()
-	req := wake.Request{Hook: opts.Hook, Dir: dir, Env: GitEnv(dir, os.Environ()), Version: version.Version}
-	_, err = wake.RunHook(ctx, opts.Home, req, wake.DefaultHookAck)
+	err := wake.Hook(ctx, opts.Home, opts.Hook, opts.Dir)
 	switch {
 	case err == nil:
 		return true, false
@@ -96,32 +95,15 @@ func viaDaemon(ctx context.Context, opts HookRun) (done, none bool) {
 		return false, true
 	case errors.Is(err, wake.ErrHookRequestTooLong):
 	default:
-		HookLogf(opts.Home, opts.now(), "%s %s: the daemon did not do it (%v); done in the hook", opts.Hook, dir, err)
+		opts.daemonFailed(err.Error())
 	}
 	return false, false
 }
 
-// GitEnv is the part of environ git's behaviour depends on, to run git in
-// another process as it would run in this one: every GIT_* variable (the
-// ones git sets for a hook: GIT_DIR, GIT_INDEX_FILE, GIT_CONFIG_PARAMETERS,
-// the author; and the user's), with relative paths made absolute against
-// dir, and HOME and XDG_CONFIG_HOME, where git finds its global config.
-func GitEnv(dir string, environ []string) []string {
-	out := []string{}
-	for _, kv := range environ {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || !(strings.HasPrefix(k, "GIT_") || k == "HOME" || k == "XDG_CONFIG_HOME") {
-			continue
-		}
-		switch k {
-		case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR":
-			if v != "" && !filepath.IsAbs(v) {
-				kv = k + "=" + filepath.Join(dir, v)
-			}
-		}
-		out = append(out, kv)
-	}
-	return out
+// daemonFailed logs why the daemon did not do the hook's work.
+func (o *HookRun) daemonFailed(why string) {
+	dir, _ := filepath.Abs(o.Dir)
+	HookLogf(o.Home, o.now(), "%s %s: the daemon did not do it (%s); done in the hook", o.Hook, dir, why)
 }
 
 func (o *HookRun) now() time.Time {

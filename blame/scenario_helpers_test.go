@@ -41,7 +41,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// builtCtx builds cmd/ctx once per test binary, before any test changes
+// builtCtx builds cmd/ctx (and cmd/ctx-hook beside it) once per test binary, before any test changes
 // HOME (the go command's caches live there).
 func builtCtx(t *testing.T) string {
 	t.Helper()
@@ -52,7 +52,9 @@ func builtCtx(t *testing.T) string {
 			return
 		}
 		ctxBinDir, ctxBin = dir, filepath.Join(dir, "ctx")
-		out, err := exec.Command("go", "build", "-o", ctxBin, "ctx/cmd/ctx").CombinedOutput()
+		// ctx-hook beside ctx: the installed post-commit hook runs it, and
+		// it runs ctx when no daemon does the work.
+		out, err := exec.Command("go", "build", "-o", dir, "ctx/cmd/ctx", "ctx/cmd/ctx-hook").CombinedOutput()
 		if err != nil {
 			ctxBinErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}

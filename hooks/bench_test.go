@@ -23,7 +23,8 @@ import (
 )
 
 // BenchmarkPostCommitHook measures the whole post-commit hook as git runs
-// it, `ctx hooks run post-commit` (the real binary, CTX_DAEMON=off), with
+// it, `ctx-hook ctx post-commit` (which runs `ctx hooks run post-commit`
+// when no daemon does the work; the real binaries, CTX_DAEMON=off), with
 // 1,000 Claude Code sessions (21,000 events) in the store, all ended days
 // before the commit, and a 100-file, 3,000-line commit that one current
 // session wrote. Every run refreshes the store (nothing changed), reads
@@ -31,7 +32,8 @@ import (
 // note is removed between runs, as a new commit has none). It reports the
 // median and the slowest run, and the median CPU time of the hook with the
 // git processes it ran. CTX_BENCH_BIN runs another
-// build of ctx instead (to compare versions).
+// build of ctx instead (to compare versions), through the ctx-hook beside
+// it if there is one.
 //
 //	go test ./hooks/ -run '^$' -bench PostCommitHook -benchtime 11x
 func BenchmarkPostCommitHook(b *testing.B) { benchHook(b, 100, 30, 1, false) }
@@ -54,10 +56,16 @@ func BenchmarkPostCommitHookLargeDaemon(b *testing.B) { benchHook(b, 60, 40, 3, 
 func benchHook(b *testing.B, files, lines, sessions int, withDaemon bool) {
 	bin := os.Getenv("CTX_BENCH_BIN")
 	if bin == "" {
-		bin = filepath.Join(b.TempDir(), "ctx")
-		if out, err := exec.Command("go", "build", "-o", bin, "ctx/cmd/ctx").CombinedOutput(); err != nil {
+		dir := b.TempDir()
+		bin = filepath.Join(dir, "ctx")
+		if out, err := exec.Command("go", "build", "-o", dir, "ctx/cmd/ctx", "ctx/cmd/ctx-hook").CombinedOutput(); err != nil {
 			b.Fatalf("go build: %v\n%s", err, out)
 		}
+	}
+	// What the installed hook runs: ctx-hook when it is beside ctx, else ctx.
+	hookCmd := []string{bin, "hooks", "run", "post-commit"}
+	if fast := filepath.Join(filepath.Dir(bin), "ctx-hook"); fileExists(fast) {
+		hookCmd = []string{fast, bin, "post-commit"}
 	}
 	base := b.TempDir()
 	home, store, repo := filepath.Join(base, "home"), filepath.Join(base, "store"), filepath.Join(base, "repo")
@@ -130,7 +138,7 @@ func benchHook(b *testing.B, files, lines, sessions int, withDaemon bool) {
 		run(repo, "git", "notes", "--ref", "ctx", "remove", "--ignore-missing", "HEAD")
 		b.StartTimer()
 		t0 := time.Now()
-		cmd := exec.Command(bin, "hooks", "run", "post-commit")
+		cmd := exec.Command(hookCmd[0], hookCmd[1:]...)
 		cmd.Dir, cmd.Env = repo, env
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.Fatalf("hook: %v\n%s", err, out)
@@ -155,6 +163,11 @@ func benchHook(b *testing.B, files, lines, sessions int, withDaemon bool) {
 	b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(ds[len(ds)-1].Microseconds())/1000, "max-ms")
 	b.ReportMetric(float64(cpu[len(cpu)/2].Microseconds())/1000, "cpu-p50-ms")
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 // startDaemon runs ctx daemon run for the store until the benchmark ends

@@ -7,8 +7,10 @@ import (
 
 // scriptTemplate is the hook ctx installs. It runs the chained hook first
 // with the same arguments and stdin (post-rewrite's stdin is buffered so
-// both see it), then ctx, and exits 0 whatever happens: a hook never fails
-// or blocks a commit.
+// both see it), then ctx (for post-commit, ctx-hook beside the ctx binary
+// when it is there: it hands the work to a running daemon and runs ctx
+// when none does it), and exits 0 whatever happens: a hook never fails or
+// blocks a commit.
 const scriptTemplate = `#!/bin/sh
 ` + marker + `
 # Installed by "ctx hooks install": links commits to the agent evidence behind
@@ -28,7 +30,10 @@ fi
 if [ -x "$hooks_dir/$hook` + ChainSuffix + `" ]; then
 	"$hooks_dir/$hook` + ChainSuffix + `" "$@" <"$input"
 fi
-if [ -n "$ctx_bin" ]; then
+ctx_hook=$(dirname "$ctx_bin" 2>/dev/null)/ctx-hook
+if [ -n "$ctx_bin" ] && [ "$hook" = post-commit ] && [ -x "$ctx_hook" ]; then
+	"$ctx_hook" "$ctx_bin" "$hook" "$@" <"$input" >/dev/null 2>&1
+elif [ -n "$ctx_bin" ]; then
 	"$ctx_bin" hooks run "$hook" "$@" <"$input" >/dev/null 2>&1
 else
 	mkdir -p "$(dirname "$ctx_log")" 2>/dev/null &&

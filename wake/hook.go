@@ -7,16 +7,48 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"ctx/config"
 	"ctx/core"
+	"ctx/internal/version"
 	"ctx/store"
 )
 
 // DefaultHookAck is how long a hook waits for the daemon to accept its
 // work before doing it itself.
 const DefaultHookAck = time.Second
+
+// HookWait bounds how long a hook waits for the daemon to do its work
+// once accepted (the refresh's 5 s bound and the link); past it the hook
+// does the work itself.
+const HookWait = 30 * time.Second
+
+// HookTriedEnv is set by ctx-hook for the ctx hooks run it hands over to
+// when the daemon did not do the work: HookNoDaemon when none runs, else
+// why; ctx then does the work without asking again.
+const HookTriedEnv = "CTX_HOOK_DAEMON"
+
+// HookNoDaemon is HookTriedEnv's value when no daemon runs.
+const HookNoDaemon = "none"
+
+// Hook asks the store's daemon to do the work of hook, which git ran in
+// dir, with this process's git environment, and waits (RunHook with the
+// default bounds). ErrNotRunning means no daemon runs.
+func Hook(ctx context.Context, home, hook, dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, HookWait)
+	defer cancel()
+	_, err = RunHook(ctx, home, Request{Hook: hook, Dir: abs, Env: GitEnv(abs, os.Environ()), Version: version.Version},
+		DefaultHookAck)
+	return err
+}
 
 // ErrHookRequestTooLong means a hook request does not fit the protocol's
 // line (a very long directory or git environment): the hook does its work
@@ -85,6 +117,29 @@ func readReply(ctx context.Context, rd *bufio.Reader) (Reply, error) {
 		return r, fmt.Errorf("daemon: %s", r.Error)
 	}
 	return r, nil
+}
+
+// GitEnv is the part of environ git's behaviour depends on, to run git in
+// another process as it would run in this one: every GIT_* variable (the
+// ones git sets for a hook: GIT_DIR, GIT_INDEX_FILE, GIT_CONFIG_PARAMETERS,
+// the author; and the user's), with relative paths made absolute against
+// dir, and HOME and XDG_CONFIG_HOME, where git finds its global config.
+func GitEnv(dir string, environ []string) []string {
+	out := []string{}
+	for _, kv := range environ {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || !(strings.HasPrefix(k, "GIT_") || k == "HOME" || k == "XDG_CONFIG_HOME") {
+			continue
+		}
+		switch k {
+		case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR":
+			if v != "" && !filepath.IsAbs(v) {
+				kv = k + "=" + filepath.Join(dir, v)
+			}
+		}
+		out = append(out, kv)
+	}
+	return out
 }
 
 // StartAsConfigured starts the store's daemon detached (with exe) when

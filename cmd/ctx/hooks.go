@@ -11,6 +11,7 @@ import (
 
 	"ctx/app"
 	"ctx/hooks"
+	"ctx/wake"
 )
 
 type hooksOptions struct {
@@ -62,7 +63,8 @@ func newHooksRunCmd(env *Env) *cobra.Command {
 				return nil
 			}
 			dir, _ := os.Getwd()
-			err := env.App().RunHook(c.Context(), app.HookRun{Hook: args[0], Args: args[1:], Stdin: env.Stdin, Dir: dir})
+			err := env.App().RunHook(c.Context(), app.HookRun{Hook: args[0], Args: args[1:], Stdin: env.Stdin, Dir: dir,
+				DaemonTried: env.Getenv(wake.HookTriedEnv)})
 			if err != nil {
 				fmt.Fprintln(env.Stderr, "ctx hooks:", err, "(logged; the commit is unaffected)")
 			}
