@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
@@ -113,10 +114,112 @@ type chunkGroup struct {
 	pos     []int
 }
 
-// newShardDoc converts a group to the indexed document. Its text field is
-// the group's events analyzed here (groupTerms), which also gives each
-// event's length for the stored hit.
+// maxIndexPiece bounds the text of one event analyzed at once. Bleve holds
+// 25 to 80 times a document's text while it indexes it, so a 30 MB message
+// indexed whole took about 800 MiB; a longer text is indexed in pieces
+// (see newShardDocs), which bounds the index's memory by the pieces in
+// flight.
+const maxIndexPiece = 256 << 10
+
+// newShardDocs converts a group to its documents, handing each to add as
+// it is built: one for the group (see newShardDoc) and, for each event
+// whose text is longer than maxIndexPiece, one piece document per further
+// piece of its text (the group's document holds the terms of the first).
+// A piece document names only its event and holds its piece's terms
+// without eventTerm, so a word of any piece finds the event and the pieces
+// add no event to the counts BM25 uses; a search scores the event from its
+// bytes in the store. Each piece is analyzed on its own, twice (once to
+// count the event's tokens, which every document of the event records,
+// once to build its document), so what is held at once is bounded by the
+// group's short texts and one piece, not by the event.
+func newShardDocs(g *chunkGroup, add func(piece int, d *shardDoc) error) error {
+	texts := make([]string, len(g.events))
+	extra := make([]int, len(g.events)) // tokens of the pieces after the first
+	var long []int
+	seen := map[string]struct{}{}
+	for i, e := range g.events {
+		t := eventText(e)
+		if len(t) <= maxIndexPiece {
+			texts[i] = t
+			continue
+		}
+		texts[i] = t[:pieceEnd(t, maxIndexPiece)]
+		long = append(long, i)
+		for rest := t[len(texts[i]):]; rest != ""; {
+			cut := pieceEnd(rest, maxIndexPiece)
+			_, n, err := groupTerms(nil, rest[:cut], seen)
+			if err != nil {
+				return err
+			}
+			extra[i] += n
+			rest = rest[cut:]
+		}
+	}
+	d, lens, err := buildShardDoc(g, texts, extra)
+	if err != nil {
+		return err
+	}
+	if err := add(0, d); err != nil {
+		return err
+	}
+	n := 0
+	for _, i := range long {
+		one := &chunkGroup{session: g.session, chunk: g.chunk, events: g.events[i : i+1], pos: g.pos[i : i+1]}
+		t := eventText(g.events[i])
+		for rest := t[len(texts[i]):]; rest != ""; {
+			cut := pieceEnd(rest, maxIndexPiece)
+			terms, _, err := groupTerms(nil, rest[:cut], seen)
+			if err != nil {
+				return err
+			}
+			p := newDocFields(one)
+			p.Text = string(terms[len(eventTerm):]) // the piece's terms, no event marker
+			p.Hit = encodeHit(p, one, lens[i:i+1])
+			n++
+			if err := add(n, p); err != nil {
+				return err
+			}
+			rest = rest[cut:]
+		}
+	}
+	return nil
+}
+
+// pieceEnd is where the first piece of s at most n bytes long ends: at a
+// white space when the last 4 KiB before the bound hold one (so that no
+// word is cut), else at a rune boundary.
+func pieceEnd(s string, n int) int {
+	if len(s) <= n {
+		return len(s)
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	from := max(0, cut-4096)
+	if i := strings.LastIndexAny(s[from:cut], " \t\n\r"); i >= 0 {
+		cut = from + i + 1
+	}
+	if cut == 0 {
+		cut = n
+	}
+	return cut
+}
+
+// newShardDoc converts a group to the indexed document, each event's text
+// whole. Its text field is the group's events analyzed here (groupTerms),
+// which also gives each event's length for the stored hit.
 func newShardDoc(g *chunkGroup) (*shardDoc, error) {
+	texts := make([]string, len(g.events))
+	for i, e := range g.events {
+		texts[i] = eventText(e)
+	}
+	d, _, err := buildShardDoc(g, texts, make([]int, len(g.events)))
+	return d, err
+}
+
+// newDocFields fills a group's document fields but its text and hit.
+func newDocFields(g *chunkGroup) *shardDoc {
 	s := g.session
 	root := s.RootSessionID
 	if root.IsZero() {
@@ -131,9 +234,6 @@ func newShardDoc(g *chunkGroup) (*shardDoc, error) {
 		SourceRoot:  s.Source.Root,
 		SourceGroup: s.Source.Group,
 	}
-	var text []byte
-	lens := make([]int, 0, len(g.events))
-	seen := map[string]struct{}{}
 	var newest time.Time
 	for _, e := range g.events {
 		d.Type = addOnce(d.Type, string(e.Type))
@@ -153,19 +253,33 @@ func newShardDoc(g *chunkGroup) (*shardDoc, error) {
 			}
 		}
 		d.Events = append(d.Events, eventKey(e.ID))
-		var n int
-		var err error
-		if text, n, err = groupTerms(text, eventText(e), seen); err != nil {
-			return nil, err
-		}
-		lens = append(lens, n)
 	}
 	if !newest.IsZero() {
 		d.TS = tsTerm(newest)
 	}
+	return d
+}
+
+// buildShardDoc converts a group to the indexed document holding the terms
+// of texts[i] for g.events[i], whose length is its tokens there plus
+// extra[i] (the pieces indexed apart); it returns the document and the
+// events' lengths.
+func buildShardDoc(g *chunkGroup, texts []string, extra []int) (*shardDoc, []int, error) {
+	d := newDocFields(g)
+	var text []byte
+	lens := make([]int, 0, len(g.events))
+	seen := map[string]struct{}{}
+	for i := range g.events {
+		var n int
+		var err error
+		if text, n, err = groupTerms(text, texts[i], seen); err != nil {
+			return nil, nil, err
+		}
+		lens = append(lens, n+extra[i])
+	}
 	d.Text = string(text)
 	d.Hit = encodeHit(d, g, lens)
-	return d, nil
+	return d, lens, nil
 }
 
 // eventKey is the term of an event id in the ev field: its first 64 bits

@@ -8,6 +8,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
+	zapx "github.com/blevesearch/zapx/v17"
 )
 
 // maxInflight bounds the batches handed to bleve that are not yet
@@ -23,6 +24,12 @@ const asyncErrorCallback = "ctx_index_async_error"
 var asyncSinks sync.Map // scorch store path → func(error)
 
 func init() {
+	// zap sizes a new segment's buffer from the previous segment's bytes
+	// per document times the new batch's documents plus 100: after a batch
+	// of one large document (a piece of a long message, see newShardDocs)
+	// that estimate reserved hundreds of MiB for a batch of small ones.
+	// Without it the buffer grows as it is written.
+	zapx.NewSegmentBufferNumResultsFactor = 0
 	scorch.RegistryAsyncErrorCallbacks[asyncErrorCallback] = func(err error, path string) {
 		if f, ok := asyncSinks.Load(path); ok {
 			f.(func(error))(err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"ctx/core"
 )
@@ -89,7 +90,9 @@ func newShardName() (string, error) {
 
 func (w *shardWriter) events() int { return len(w.seen) }
 
-// add indexes a group as one document named by its first event. An event
+// add indexes a group as one document named by its first event (and the
+// pieces of its long texts as documents named after it, see
+// newShardDocs). An event
 // id the shard already holds keeps its first version.
 func (w *shardWriter) add(ctx context.Context, g *chunkGroup) error {
 	kept := &chunkGroup{session: g.session, chunk: g.chunk}
@@ -103,10 +106,13 @@ func (w *shardWriter) add(ctx context.Context, g *chunkGroup) error {
 	if len(kept.events) == 0 {
 		return nil
 	}
-	doc, err := newShardDoc(kept)
-	if err == nil {
-		err = w.be.index(ctx, kept.events[0].ID.String(), doc)
-	}
+	id := kept.events[0].ID.String()
+	err := newShardDocs(kept, func(piece int, d *shardDoc) error {
+		if piece == 0 {
+			return w.be.index(ctx, id, d)
+		}
+		return w.be.index(ctx, id+"~"+strconv.Itoa(piece), d)
+	})
 	if err != nil {
 		return shardErr(w.name, "build", errBuildFailed, err)
 	}
