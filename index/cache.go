@@ -59,6 +59,9 @@ func (c *Cache) Open(shards []string, opts ...Option) (*Reader, error) {
 		if cs == nil {
 			idx, err := openShard(c.root, name, cfg.boltTimeout)
 			if err != nil {
+				if r.skip(cfg, err) {
+					continue
+				}
 				c.releaseLocked(r.shards)
 				return nil, err
 			}

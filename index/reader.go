@@ -40,12 +40,15 @@ type Reader struct {
 
 	dfMu sync.Mutex
 	dfs  map[string]uint64 // text terms' document frequencies over the shards (see docFreq)
+	// damaged is the shards left out at open (SkipDamaged).
+	damaged []*ShardError
 }
 
 type readerConfig struct {
 	boltTimeout time.Duration
 	superseded  func(shard string, id core.EventID) bool
 	chunks      func(chunk objects.ID) (*Chunk, error)
+	skipDamaged bool
 }
 
 // Option configures Open.
@@ -84,9 +87,31 @@ func WithChunks(f func(chunk objects.ID) (*Chunk, error)) Option {
 	return func(c *readerConfig) { c.chunks = f }
 }
 
+// SkipDamaged makes Open leave out a shard that is damaged or missing
+// (ErrShardDamaged, ErrShardMissing) instead of failing: the Reader
+// searches the others and Damaged names what it left out. A search that
+// meets a damaged shard while it reads says so too (Result.Damaged).
+func SkipDamaged() Option { return func(c *readerConfig) { c.skipDamaged = true } }
+
+// Damaged returns the shards Open left out (SkipDamaged), each a
+// *ShardError naming the shard and why.
+func (r *Reader) Damaged() []*ShardError { return append([]*ShardError(nil), r.damaged...) }
+
+// skip reports whether a shard that failed to open with err is left out
+// (recording it) rather than failing the open.
+func (r *Reader) skip(cfg readerConfig, err error) bool {
+	var se *ShardError
+	if !cfg.skipDamaged || !errors.As(err, &se) || !(errors.Is(err, ErrShardDamaged) || errors.Is(err, ErrShardMissing)) {
+		return false
+	}
+	r.damaged = append(r.damaged, se)
+	return true
+}
+
 // Open opens the named shards under root read-only. Shards are listed oldest
 // first: when one event id is live in two shards, Lookup prefers the later.
-// A missing or unreadable shard is a *ShardError naming it.
+// A missing or unreadable shard is a *ShardError naming it (unless
+// SkipDamaged).
 func Open(root string, shards []string, opts ...Option) (*Reader, error) {
 	cfg := readerConfig{boltTimeout: DefaultBoltTimeout}
 	for _, o := range opts {
@@ -102,6 +127,9 @@ func Open(root string, shards []string, opts ...Option) (*Reader, error) {
 		}
 		idx, err := openShard(root, name, cfg.boltTimeout)
 		if err != nil {
+			if r.skip(cfg, err) {
+				continue
+			}
 			_ = r.Close()
 			return nil, err
 		}

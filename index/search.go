@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -68,6 +69,10 @@ type Result struct {
 	// MatchAny (too few held every word, so documents holding any word
 	// follow them) or "" (no text).
 	Match string
+	// Damaged names the shards this search could not read (a damaged
+	// segment, a group past its chunk), sorted; the hits come from the
+	// others. The shards Open left out are Reader.Damaged.
+	Damaged []string
 }
 
 // Values of Result.Match.
@@ -156,6 +161,7 @@ func (r *Reader) Search(ctx context.Context, q Query) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	res.Damaged = c.damagedShards()
 	hits := c.hits
 	if plan.narrow != nil {
 		hits = weigh(hits, scope)
@@ -194,6 +200,35 @@ type collector struct {
 	// groups not read, one each (a lower bound).
 	total   uint64
 	partial bool
+	damaged map[string]bool // shards a search read failed on
+}
+
+// failed notes the shards whose part of a bleve search failed (the alias
+// answers from the others) and reports whether err is a damaged shard's
+// own read error, which is noted and skipped too.
+func (c *collector) failed(res *bleve.SearchResult, shard string, err error) bool {
+	if c.damaged == nil {
+		c.damaged = map[string]bool{}
+	}
+	if res != nil && res.Status != nil {
+		for name := range res.Status.Errors {
+			c.damaged[name] = true
+		}
+	}
+	if err != nil && errors.Is(err, ErrShardDamaged) && shard != "" {
+		c.damaged[shard] = true
+		return true
+	}
+	return false
+}
+
+func (c *collector) damagedShards() []string {
+	out := make([]string, 0, len(c.damaged))
+	for name := range c.damaged {
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return out
 }
 
 func withFilters(must query.Query, f []query.Query) query.Query {
@@ -224,6 +259,7 @@ func (c *collector) fetch(ctx context.Context, must query.Query, em eNode, f []q
 			if err != nil {
 				return fmt.Errorf("index: search: %w", err)
 			}
+			c.failed(res, "", nil)
 			if asked == 0 {
 				total = res.Total
 			}
@@ -236,6 +272,9 @@ func (c *collector) fetch(ctx context.Context, must query.Query, em eNode, f []q
 		for _, dm := range window {
 			n, err := c.expand(dm, em, true)
 			if err != nil {
+				if c.failed(nil, dm.Index, err) {
+					continue
+				}
 				return err
 			}
 			total += uint64(n)
@@ -263,9 +302,13 @@ func (c *collector) fetchNewest(ctx context.Context, must query.Query, f []query
 		if err != nil {
 			return fmt.Errorf("index: search: %w", err)
 		}
+		c.failed(res, "", nil)
 		for _, dm := range res.Hits {
 			k, err := c.expand(dm, nil, false)
 			if err != nil {
+				if c.failed(nil, dm.Index, err) {
+					continue
+				}
 				return err
 			}
 			total += uint64(k)

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -151,6 +152,9 @@ func renderSearch(out *SearchOutput) string {
 		out.Generation.Number, out.Filters.ContentScope, out.Metadata.Mode)
 	if fb := out.Metadata.Fallback; fb != nil {
 		t.linef("Note: %s.", fb.Note)
+	}
+	if p := out.Metadata.Partial; p != nil {
+		t.linef("Warning: partial results: %s (damaged: %s).", p.Note, strings.Join(p.DamagedShards, ", "))
 	}
 	if len(out.Results) == 0 {
 		return t.String()

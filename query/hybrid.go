@@ -260,7 +260,7 @@ func (r *Reader) run(ctx context.Context, req SearchRequest, scope core.Scope, v
 	md *SearchMetadata) ([]core.Hit, uint64, error) {
 	if md.Mode == ModeLexical {
 		res, err := r.lexical(ctx, req, scope, req.Limit)
-		md.Match = res.Match
+		md.Match, md.Partial = res.Match, partialOf(res.Damaged, len(r.gen.Shards))
 		return res.Hits, res.Total, err
 	}
 	window := max(candidateFactor*req.Limit, minCandidates)
@@ -281,7 +281,7 @@ func (r *Reader) run(ctx context.Context, req SearchRequest, scope core.Scope, v
 	if err != nil {
 		return nil, 0, err
 	}
-	md.Match = lex.Match
+	md.Match, md.Partial = lex.Match, partialOf(lex.Damaged, len(r.gen.Shards))
 	return core.GroupHits(fuse(lex.Hits, vec, weight), req.Limit), lex.Total, nil
 }
 

@@ -117,6 +117,14 @@ func (r *Reader) ResolveEvent(arg string) (core.EventID, error) {
 			live = append(live, h)
 		}
 	}
+	if len(live) == 0 && len(damagedShards(idx, nil)) > 0 {
+		// a damaged shard may index it: look in the store
+		if live, err = r.storeEvents(func(e core.EventID) bool { return strings.HasPrefix(e.String(), arg) }, maxCandidates+1); err != nil {
+			return core.EventID{}, err
+		}
+		more = len(live) > maxCandidates
+		live = live[:min(len(live), maxCandidates)]
+	}
 	switch {
 	case len(live) == 0:
 		return core.EventID{}, Errorf(CodeNotFound, "no event id starts with that prefix in generation %d", r.gen.Number)

@@ -102,6 +102,9 @@ type SearchMetadata struct {
 	// Dropped counts the lowest-ranked results a front end left out to fit
 	// its response size limit (MCP).
 	Dropped int `json:"dropped,omitempty" jsonschema:"Lowest-ranked results left out to fit the response size limit; ask for a smaller limit."`
+	// Partial is set when damaged index shards were left out: the results
+	// come from the other shards.
+	Partial *SearchPartial `json:"partial,omitempty" jsonschema:"Present when damaged index shards could not be searched: the results come from the other shards."`
 }
 
 // SearchResult is the search read model.
@@ -300,6 +303,7 @@ func (r *Reader) lexical(ctx context.Context, req SearchRequest, scope core.Scop
 	if err != nil {
 		return index.Result{}, indexError("search failed", err)
 	}
+	res.Damaged = damagedShards(idx, res.Damaged)
 	return res, nil
 }
 

@@ -121,7 +121,19 @@ func (r *Reader) ShowEvent(idText string, before, after int) (*EventView, error)
 	if err != nil {
 		return nil, indexError("event lookup failed", err)
 	}
-	if !ok || r.superseded(hit.Origin, id) {
+	live := ok && !r.superseded(hit.Origin, id)
+	if !live && len(damagedShards(idx, nil)) > 0 {
+		// a damaged shard may index it: the store's current sessions hold
+		// it all the same
+		found, err := r.storeEvents(func(e core.EventID) bool { return e == id }, 1)
+		if err != nil {
+			return nil, err
+		}
+		if len(found) == 1 {
+			hit, live = found[0], true
+		}
+	}
+	if !live {
 		return nil, Errorf(CodeNotFound, "no event with that id in generation %d", r.gen.Number)
 	}
 	so, err := r.Session(hit.SessionID)

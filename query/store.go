@@ -176,9 +176,9 @@ func (r *Reader) index() (*index.Reader, error) {
 	var idx *index.Reader
 	var err error
 	if r.shards != nil {
-		idx, err = r.shards.Open(names, index.WithChunks(r.chunkView))
+		idx, err = r.shards.Open(names, index.WithChunks(r.chunkView), index.SkipDamaged())
 	} else {
-		idx, err = index.Open(store.At(r.home).Index(), names, index.WithChunks(r.chunkView))
+		idx, err = index.Open(store.At(r.home).Index(), names, index.WithChunks(r.chunkView), index.SkipDamaged())
 	}
 	if err != nil {
 		return nil, indexError("the search index cannot be opened (ctx verify names the damaged shard)", err)

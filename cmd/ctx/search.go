@@ -104,6 +104,9 @@ func printSearch(env *Env, res *query.SearchResult) {
 	if fb := md.Fallback; fb != nil {
 		fmt.Fprintf(w, "Note: %s search answered as %s (%s): %s.\n", fb.From, fb.To, fb.Reason, fb.Note)
 	}
+	if p := md.Partial; p != nil {
+		fmt.Fprintf(w, "%s partial results: %s (damaged: %s).\n", st.bold("Warning:"), p.Note, strings.Join(p.DamagedShards, ", "))
+	}
 }
 
 // printHitHead writes a hit's first line: rank, time (or "-"),
