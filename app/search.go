@@ -65,6 +65,10 @@ func (a *App) search(ctx context.Context, req SearchRequest, so SemanticOptions)
 		out, err = r.SearchWith(ctx, req, so)
 		return err
 	})
+	if err == nil && out.Metadata.Partial != nil {
+		// A running daemon rebuilds the damaged shards from the store.
+		_ = wake.RequestRepair(a.home)
+	}
 	return out, err
 }
 

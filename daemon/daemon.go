@@ -125,7 +125,9 @@ type daemon struct {
 	kick    chan struct{} // buffered 1: a pass is wanted
 	// mergeKick (buffered 1) asks mergeLoop to look for shards to merge.
 	mergeKick chan struct{}
-	gate      sync.Mutex // passes, merges and vectors take turns at the writer lock
+	// repairKick (buffered 1) asks repairLoop to check the shards.
+	repairKick chan struct{}
+	gate       sync.Mutex // passes, merges and vectors take turns at the writer lock
 
 	mu        sync.Mutex
 	interrupt context.CancelFunc // stops the running maintenance; nil when none runs
@@ -134,10 +136,11 @@ type daemon struct {
 	done      chan struct{}      // closed and replaced when a pass finishes
 	last      passResult
 	lastAt    time.Time
-	merged    uint64    // the generation the last merge published
-	pending   time.Time // oldest source change not yet published; zero when none
-	passing   bool      // a pass is running
-	next      time.Time // oldest change noted since the running pass began
+	merged    uint64       // the generation the last merge or repair published
+	repair    *wake.Repair // the last repair of damaged shards
+	pending   time.Time    // oldest source change not yet published; zero when none
+	passing   bool         // a pass is running
+	next      time.Time    // oldest change noted since the running pass began
 	watching  int
 	searches  uint64                   // searches answered
 	lost      bool                     // watch events were lost; cleared by the next pass that rediscovers
@@ -164,7 +167,7 @@ type passResult struct {
 
 func newDaemon(opts Options, lg *log.Logger, stop context.CancelFunc) *daemon {
 	return &daemon{opts: opts, log: lg, stop: stop, started: time.Now(), kick: make(chan struct{}, 1), marks: map[string]chan struct{}{}, mergeKick: make(chan struct{}, 1),
-		done: make(chan struct{}), rewatch: true, conns: make(chan struct{}, MaxConns)}
+		repairKick: make(chan struct{}, 1), done: make(chan struct{}), rewatch: true, conns: make(chan struct{}, MaxConns)}
 }
 
 // request asks for a pass and returns the request's number; a pass that

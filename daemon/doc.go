@@ -30,8 +30,9 @@
 //     large import grew to.
 //   - Wake: a content-free request on $CTX_HOME/daemon.sock, one
 //     newline-delimited JSON object per connection, at most MaxRequest
-//     bytes: {"op":"sync"}, {"op":"status"} or {"op":"stop"}. The client
-//     bounds its own wait and reads the committed generation either way.
+//     bytes: {"op":"sync"}, {"op":"status"}, {"op":"repair"}, {"op":"stop"}
+//     or a search. The client bounds its own wait and reads the committed
+//     generation either way.
 //   - Search: {"op":"search","version":V,"search":REQ} answers a lexical
 //     search (Options.Search, the app layer's) over the Reader and shards
 //     the daemon keeps open, so a CLI search pays neither the opening nor
@@ -44,6 +45,12 @@
 //   - Hook: {"op":"hook"} does a git post-commit hook's work for the hook
 //     process, which waits (see hook.go and docs/notes-format.md): one
 //     reply line at once (accepted), one when the note is written.
+//   - Repair: at start, and when a search found a damaged index shard (the
+//     repair op, which app sends), the daemon checks the active
+//     generation's shards (index.VerifyShard) and rebuilds the damaged ones
+//     from the store in the background (ingest.Repair, taking its turn at
+//     the writer lock), publishing a generation that lists the rebuilt
+//     shards instead; status reports the last repair.
 //   - Lag: how long ago the oldest source change not yet published was
 //     made: a file event (timed when it arrives) or, for a change the
 //     watches missed, the modification time of a file a pass found changed.

@@ -40,7 +40,7 @@ func (d *daemon) serve(ctx context.Context) error {
 		}
 	}
 	d.log.Printf("daemon started: pid %d, store %s", os.Getpid(), d.opts.Home)
-	wg.Add(2)
+	wg.Add(3)
 	go func() {
 		defer wg.Done()
 		d.passLoop(ctx, w)
@@ -49,7 +49,12 @@ func (d *daemon) serve(ctx context.Context) error {
 		defer wg.Done()
 		d.mergeLoop(ctx)
 	}()
+	go func() {
+		defer wg.Done()
+		d.repairLoop(ctx)
+	}()
 	d.request()
+	d.kickRepair() // a shard damaged while no daemon ran
 	d.eventLoop(ctx, w)
 	d.closeListener()
 	wg.Wait()

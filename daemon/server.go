@@ -128,6 +128,9 @@ func (d *daemon) handle(ctx context.Context, c net.Conn) {
 		writeReply(c, d.sync(ctx))
 	case "status":
 		writeReply(c, d.status())
+	case "repair":
+		d.kickRepair()
+		writeReply(c, Reply{OK: true, PID: os.Getpid()})
 	case "stop":
 		d.log.Printf("stop requested")
 		writeReply(c, Reply{OK: true, PID: os.Getpid()})
@@ -137,7 +140,7 @@ func (d *daemon) handle(ctx context.Context, c net.Conn) {
 	case "hook":
 		d.hook(ctx, c, req)
 	default:
-		writeReply(c, Reply{Error: "unknown op: want sync, status, stop, search or hook"})
+		writeReply(c, Reply{Error: "unknown op: want sync, status, repair, stop, search or hook"})
 	}
 }
 
@@ -161,10 +164,24 @@ func (d *daemon) search(ctx context.Context, req Request) Reply {
 	if err != nil {
 		return Reply{Error: err.Error()}
 	}
+	if partial(out) {
+		d.kickRepair() // it met a damaged shard: rebuild it from the store
+	}
 	d.mu.Lock()
 	d.searches++
 	d.mu.Unlock()
 	return Reply{OK: true, Result: out}
+}
+
+// partial reports whether a search result (the app layer's JSON) says
+// that damaged shards were left out (metadata.partial).
+func partial(result []byte) bool {
+	var r struct {
+		Metadata struct {
+			Partial json.RawMessage `json:"partial"`
+		} `json:"metadata"`
+	}
+	return json.Unmarshal(result, &r) == nil && len(r.Metadata.Partial) > 0 && string(r.Metadata.Partial) != "null"
 }
 
 // settle makes sure the event loop has noted every file event the kernel
@@ -256,6 +273,10 @@ func (d *daemon) status() Reply {
 	// beside the passes.
 	r := Reply{OK: true, PID: os.Getpid(), Started: d.started, LastGeneration: max(d.last.Generation, d.merged),
 		LastImport: d.lastAt, Watching: d.watching, Searches: d.searches}
+	if d.repair != nil {
+		cp := *d.repair
+		r.Repair = &cp
+	}
 	if !d.pending.IsZero() {
 		r.LagSeconds = time.Since(d.pending).Seconds()
 	}

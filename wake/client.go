@@ -56,6 +56,17 @@ func ImportViaDaemon(ctx context.Context, home string) (Reply, error) {
 	return call(ctx, home, Request{Op: "sync"})
 }
 
+// RequestRepair tells the running daemon that a read found a damaged
+// index shard: it checks the active generation's shards and rebuilds the
+// damaged ones from the store in the background. It returns once the
+// daemon took the request (ErrNotRunning when none runs).
+func RequestRepair(home string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_, err := call(ctx, home, Request{Op: "repair"})
+	return err
+}
+
 // Status asks the running daemon for its status.
 func Status(home string) (Reply, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -174,6 +185,7 @@ type Info struct {
 	LastGeneration uint64  `json:"last_generation,omitempty"`
 	LagSeconds     float64 `json:"lag_seconds"`
 	Watching       int     `json:"watching,omitempty"`
+	Repair         *Repair `json:"repair,omitempty" jsonschema:"The daemon's last rebuild of damaged index shards from the store (absent when it found none)."`
 }
 
 // State asks the store's daemon for its status; a daemon that does not
@@ -183,5 +195,6 @@ func State(home string) Info {
 	if err != nil {
 		return Info{}
 	}
-	return Info{Running: true, PID: r.PID, LastGeneration: r.LastGeneration, LagSeconds: r.LagSeconds, Watching: r.Watching}
+	return Info{Running: true, PID: r.PID, LastGeneration: r.LastGeneration, LagSeconds: r.LagSeconds, Watching: r.Watching,
+		Repair: r.Repair}
 }

@@ -17,7 +17,7 @@ const MaxRequest = 64 << 10
 
 // Request is one wake-protocol request.
 type Request struct {
-	Op string `json:"op"` // sync, status, stop, search or hook
+	Op string `json:"op"` // sync, status, repair, stop, search or hook
 	// Version is the client's ctx version; a search or a hook is answered
 	// only by a daemon of the same version (another may read the store
 	// differently).
@@ -34,6 +34,16 @@ type Request struct {
 	// is refused, the hook having done the work itself.
 	Sent    time.Time     `json:"sent,omitzero"`
 	AckWait time.Duration `json:"ack_wait,omitempty"`
+}
+
+// Repair is what the daemon's last rebuild of damaged index shards did:
+// the shards it found damaged, when, and the generation it published in
+// which they are rebuilt from the store (or why it failed).
+type Repair struct {
+	At         time.Time `json:"at"`
+	Shards     []string  `json:"shards"`
+	Generation uint64    `json:"generation,omitempty"`
+	Error      string    `json:"error,omitempty"`
 }
 
 // Reply is the answer to a request; fields not used by the op are empty.
@@ -54,6 +64,9 @@ type Reply struct {
 	Searches       uint64    `json:"searches,omitempty"` // searches the daemon answered since it started
 	// Result is a search op's answer (the app layer's JSON).
 	Result json.RawMessage `json:"result,omitempty"`
+	// Repair is the daemon's last repair of damaged shards; nil when it
+	// found none since it started.
+	Repair *Repair `json:"repair,omitempty"`
 }
 
 // LockedPID returns the pid written in the daemon lock when that process

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -13,6 +14,7 @@ import (
 	"ctx/app"
 	"ctx/core"
 	"ctx/daemon"
+	"ctx/wake"
 )
 
 func newDaemonCmd(env *Env, f *format) *cobra.Command {
@@ -141,8 +143,22 @@ func daemonStatus(env *Env, f *format) error {
 	fmt.Fprintf(w, "Daemon: running, pid %d, since %s\n", out.PID, out.Since.Local().Format("2006-01-02 15:04:05"))
 	fmt.Fprintf(w, "Last generation %d, last import %s, lag %.1fs, watching %d directories, %d searches answered\n",
 		out.LastGeneration, orDash(out.LastImport), *out.LagSeconds, out.Watching, out.Searches)
+	if r := out.Repair; r != nil {
+		fmt.Fprintln(w, repairLine(r))
+	}
 	fmt.Fprintf(w, "Socket: %s\nLog: %s\n", out.Socket, out.Log)
 	return nil
+}
+
+// repairLine says what the daemon's last repair of damaged shards did.
+func repairLine(r *wake.Repair) string {
+	at := r.At.Local().Format("2006-01-02 15:04:05")
+	if r.Error != "" {
+		return fmt.Sprintf("Repair: %s damaged at %s, rebuilding failed: %s (ctx verify --repair retries)",
+			plural(len(r.Shards), "index shard"), at, oneLine(r.Error))
+	}
+	return fmt.Sprintf("Repair: %s damaged, rebuilt from the store at %s in generation %d (%s)",
+		plural(len(r.Shards), "index shard"), at, r.Generation, strings.Join(r.Shards, ", "))
 }
 
 func orDash(s string) string {

@@ -42,6 +42,9 @@ func newStatusCmd(env *Env, f *format) *cobra.Command {
 			if d.Running {
 				fmt.Fprintf(env.Stdout, "Daemon: running (pid %d), last generation %d, lag %.1fs, watching %d dirs\n",
 					d.PID, d.LastGeneration, d.LagSeconds, d.Watching)
+				if d.Repair != nil {
+					fmt.Fprintln(env.Stdout, repairLine(d.Repair))
+				}
 			} else {
 				fmt.Fprintln(env.Stdout, "Daemon: not running")
 			}

@@ -1,0 +1,114 @@
+package daemon_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"ctx/maint"
+	"ctx/refs"
+	ctxstore "ctx/store"
+	"ctx/wake"
+)
+
+// run runs the built ctx binary (see ctx) and returns its stdout; a
+// failure fails the test.
+func (s *scratch) run(t *testing.T, args ...string) string {
+	t.Helper()
+	code, out, errs := s.ctx(t, args...)
+	if code != 0 {
+		t.Fatalf("ctx %v: exit %d\n%s%s", args, code, out, errs)
+	}
+	return out
+}
+
+// cutFirstShard cuts the root.bolt of the active generation's first
+// shard in half and returns the shard's name (the index directory also
+// holds the shards of older generations until gc).
+func (s *scratch) cutFirstShard(t *testing.T) string {
+	t.Helper()
+	ro, err := ctxstore.OpenReadOnly(s.store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := ro.Refs.Get(refs.Active)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := refs.Load(ro.Objects, id)
+	if err != nil || len(g.Shards) == 0 {
+		t.Fatalf("active generation: %v, %d shards", err, len(g.Shards))
+	}
+	name := g.Shards[0].Name
+	p := filepath.Join(ctxstore.At(s.store).Index(), name, "store", "root.bolt")
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(p, fi.Size()/2); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+// TestDaemonRepairsDamagedShards runs the built daemon: a shard damaged
+// while no daemon ran is rebuilt from the store when it starts, and one
+// damaged while it runs is rebuilt once a search reports it; ctx status
+// says so each time, and search and verify are whole again.
+func TestDaemonRepairsDamagedShards(t *testing.T) {
+	s := newScratch(t)
+	s.appendRecords(t, "x", "s1", "opening marmalade", 40)
+	s.run(t, "import")
+	cut := s.cutFirstShard(t)
+	if out := s.run(t, "search", "marmalade"); !strings.Contains(out, "Warning: partial results") {
+		t.Fatalf("search over the cut shard does not warn:\n%s", out)
+	}
+
+	cmd := s.daemonCmd(t, "run")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _, _ = wake.Stop(s.store, time.Minute); _ = cmd.Wait() }()
+	if _, err := wake.WaitReady(s.store, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	repaired := func(shard string) func() bool {
+		return func() bool {
+			st, err := wake.Status(s.store)
+			return err == nil && st.Repair != nil && len(st.Repair.Shards) == 1 && st.Repair.Shards[0] == shard &&
+				st.Repair.Generation > 0
+		}
+	}
+	eventually(t, "the repair at start", repaired(cut))
+	out := s.run(t, "status")
+	if !strings.Contains(out, "Repair: 1 index shard damaged, rebuilt from the store") || !strings.Contains(out, cut) {
+		t.Fatalf("status does not say the shard was rebuilt:\n%s", out)
+	}
+	if v, err := maint.Verify(s.store); err != nil || !v.OK {
+		t.Fatalf("verify after the repair at start: %+v %v", v, err)
+	}
+	if out := s.run(t, "search", "marmalade"); strings.Contains(out, "Warning") || !strings.Contains(out, "marmalade") {
+		t.Fatalf("search after the repair:\n%s", out)
+	}
+
+	// Damaged while the daemon runs: a search that opens the shards
+	// itself and meets it (a hybrid one: the daemon answers lexical CLI
+	// searches over the shards it already holds open, which the cut file
+	// does not reach) asks for the repair.
+	cut = s.cutFirstShard(t)
+	if out := s.run(t, "search", "--mode", "hybrid", "marmalade"); !strings.Contains(out, "Warning: partial results") {
+		t.Fatalf("search over the second cut does not warn:\n%s", out)
+	}
+	eventually(t, "the repair a search asked for", repaired(cut))
+	if v, err := maint.Verify(s.store); err != nil || !v.OK {
+		t.Fatalf("verify after the second repair: %+v %v", v, err)
+	}
+	if out := s.run(t, "search", "--mode", "hybrid", "marmalade"); strings.Contains(out, "Warning") {
+		t.Fatalf("search after the second repair:\n%s", out)
+	}
+	if out := s.run(t, "daemon", "status"); !strings.Contains(out, "Repair: 1 index shard damaged, rebuilt") {
+		t.Fatalf("daemon status does not say it:\n%s", out)
+	}
+}
