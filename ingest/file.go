@@ -137,13 +137,13 @@ func (r *run) storeSession(ctx context.Context, ps *core.ParsedSession, docs cha
 func (r *run) tombstones(ps *core.ParsedSession, w core.WrittenSession) (map[core.EventID]uint64, error) {
 	gen := r.st.number + 1
 	out := map[core.EventID]uint64{}
-	fresh := map[core.EventID]bool{}
-	for _, nc := range w.NewChunks {
-		for _, e := range nc.Chunk.Events {
-			fresh[e.ID] = true
-		}
-	}
 	if len(w.Replaced) > 0 {
+		fresh := map[core.EventID]bool{}
+		for _, nc := range w.NewChunks {
+			for _, e := range nc.Chunk.Events {
+				fresh[e.ID] = true
+			}
+		}
 		all := make(map[core.EventID]bool, len(ps.Events))
 		for _, e := range ps.Events {
 			all[e.ID] = true
@@ -163,10 +163,16 @@ func (r *run) tombstones(ps *core.ParsedSession, w core.WrittenSession) (map[cor
 			}
 		}
 	}
+	// Looked up event by event, not through a set of the new events: a
+	// first import of a long session would build one entry per event.
 	r.mu.Lock()
-	for id := range fresh {
-		if _, ok := r.st.tombs[id]; ok {
-			out[id] = gen
+	if len(r.st.tombs) > 0 {
+		for _, nc := range w.NewChunks {
+			for _, e := range nc.Chunk.Events {
+				if _, ok := r.st.tombs[e.ID]; ok {
+					out[e.ID] = gen
+				}
+			}
 		}
 	}
 	r.mu.Unlock()
