@@ -45,12 +45,13 @@
 //   - Hook: {"op":"hook"} does a git post-commit hook's work for the hook
 //     process, which waits (see hook.go and docs/notes-format.md): one
 //     reply line at once (accepted), one when the note is written.
-//   - Repair: at start, and when a search found a damaged index shard (the
-//     repair op, which app sends), the daemon checks the active
-//     generation's shards (index.VerifyShard) and rebuilds the damaged ones
-//     from the store in the background (ingest.Repair, taking its turn at
-//     the writer lock), publishing a generation that lists the rebuilt
-//     shards instead; status reports the last repair.
+//   - Repair: at start, when a search found a damaged index shard (the
+//     repair op, which app sends) and when a search it answers was partial,
+//     the daemon checks the active generation's shards (opening each, as a
+//     search does) and rebuilds the damaged ones from the store in the
+//     background (ingest.Repair, taking its turn at the writer lock),
+//     publishing a generation that lists the rebuilt shards instead;
+//     status reports the last repair.
 //   - Lag: how long ago the oldest source change not yet published was
 //     made: a file event (timed when it arrives) or, for a change the
 //     watches missed, the modification time of a file a pass found changed.

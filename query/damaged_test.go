@@ -114,3 +114,42 @@ func TestSearchAroundDamagedShard(t *testing.T) {
 		t.Fatalf("DamagedShards = %v", d)
 	}
 }
+
+// TestPoolRetriesALeftOutShard: a pooled Reader that left a shard out is
+// not reused, so once the shard opens again (a passing failure, a
+// rebuild) the next call searches it.
+func TestPoolRetriesALeftOutShard(t *testing.T) {
+	home := twoImports(t, t.TempDir())
+	r0 := openReader(t, home)
+	gen, _ := r0.Generation()
+	r0.Close()
+	p := filepath.Join(store.At(home).Index(), gen.Shards[0].Name, "store", "root.bolt")
+	orig, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cutShard(t, home, gen.Shards[0].Name)
+	pool := NewPool(home)
+	defer pool.Close()
+	search := func() *SearchResult {
+		r, rel, err := pool.Acquire()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rel()
+		res, err := r.Search(context.Background(), SearchRequest{Query: "file", Limit: MaxLimit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if res := search(); res.Metadata.Partial == nil {
+		t.Fatal("a cut shard does not make the pooled search partial")
+	}
+	if err := os.WriteFile(p, orig, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if res := search(); res.Metadata.Partial != nil {
+		t.Fatalf("the restored shard is still left out: %+v", res.Metadata.Partial)
+	}
+}

@@ -97,3 +97,11 @@ func (r *Reader) storeEvents(match func(core.EventID) bool, limit int) ([]core.H
 	}
 	return out, nil
 }
+
+// indexPartial reports whether the Reader's index, once opened, left out
+// shards it could not open (see Pool.Acquire).
+func (r *Reader) indexPartial() bool {
+	r.idxMu.Lock()
+	defer r.idxMu.Unlock()
+	return r.idx != nil && len(r.idx.Damaged()) > 0
+}

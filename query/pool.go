@@ -16,7 +16,11 @@ import (
 // per call. Each Acquire checks refs/active (one small file read) and
 // re-pins when it moved; shards are shared between generations through an
 // index.Cache, and the shards and objects of a superseded generation are
-// released once its last call returns. A Pool is safe for concurrent use.
+// released once its last call returns. A Reader whose index left out a
+// shard it could not open is not reused: the next call opens the shards
+// again (through the cache, so only the missing ones), so a shard that
+// failed for a passing reason, or was rebuilt, is searched again. A Pool
+// is safe for concurrent use.
 type Pool struct {
 	home   string
 	shards *index.Cache
@@ -48,7 +52,7 @@ func (p *Pool) Acquire() (*Reader, func(), error) {
 		return nil, nil, err
 	}
 	p.mu.Lock()
-	if p.cur != nil && p.cur.r.id == id && !p.closed {
+	if p.cur != nil && p.cur.r.id == id && !p.closed && !p.cur.r.indexPartial() {
 		pr := p.cur
 		pr.refs++
 		p.mu.Unlock()
@@ -67,7 +71,7 @@ func (p *Pool) Acquire() (*Reader, func(), error) {
 	case p.closed:
 		r.shards = nil
 		return r, func() { _ = r.Close() }, nil
-	case p.cur != nil && p.cur.r.id == r.id:
+	case p.cur != nil && p.cur.r.id == r.id && !p.cur.r.indexPartial():
 		// Another call pinned the same generation meanwhile.
 		_ = r.Close()
 		p.cur.refs++
