@@ -142,18 +142,7 @@ func call(ctx context.Context, home string, req Request) (Reply, error) {
 	if _, err := c.Write(append(data, '\n')); err != nil {
 		return Reply{}, wireErr(ctx, err)
 	}
-	line, err := bufio.NewReader(c).ReadBytes('\n')
-	if err != nil {
-		return Reply{}, wireErr(ctx, err)
-	}
-	var r Reply
-	if err := json.Unmarshal(line, &r); err != nil {
-		return Reply{}, fmt.Errorf("daemon: bad reply: %w", err)
-	}
-	if !r.OK {
-		return r, fmt.Errorf("daemon: %s", r.Error)
-	}
-	return r, nil
+	return readReply(ctx, bufio.NewReader(c))
 }
 
 // wireErr turns a socket error into ctx's error when ctx ended.
