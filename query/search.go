@@ -289,7 +289,7 @@ func newResult(r *Reader, req SearchRequest, scope core.Scope) *SearchResult {
 
 // lexical runs the lexical search of req with the given limit.
 func (r *Reader) lexical(ctx context.Context, req SearchRequest, scope core.Scope, limit int) (index.Result, error) {
-	go r.Tree() // decoded beside the index search, for hydrate (which ignores its error as before)
+	go r.machineOf(core.SessionID{}) // the tree read beside the index search, for hydrate
 	idx, err := r.index()
 	if err != nil {
 		return index.Result{}, err
@@ -315,13 +315,7 @@ func (r *Reader) hydrate(out *SearchResult, hits []core.Hit) error {
 		if err != nil {
 			return err
 		}
-		var machine string
-		if t, err := r.Tree(); err == nil {
-			if e, ok := t.Find(h.SessionID); ok {
-				machine = e.Machine
-			}
-		}
-		out.Results = append(out.Results, SearchHit{Machine: machine, CtxSessionID: h.SessionID.String(), CtxEventID: h.EventID.String(),
+		out.Results = append(out.Results, SearchHit{Machine: r.machineOf(h.SessionID), CtxSessionID: h.SessionID.String(), CtxEventID: h.EventID.String(),
 			RootSessionID: h.RootSessionID.String(), IsSubagent: h.IsSubagent, EventType: string(h.EventType),
 			Role: string(h.Role), Provider: h.Provider, Workspace: h.Workspace, Timestamp: h.Timestamp.UTC(),
 			Ordinal: ev.Ordinal, Score: h.Score})
