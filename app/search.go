@@ -60,15 +60,21 @@ func (a *App) search(ctx context.Context, req SearchRequest, so SemanticOptions)
 		}
 	}
 	a.Wake() // no daemon (one starts when enabled), another version, or its error: as before
+	out, err := a.readSearch(ctx, req, so)
+	if err == nil && out.Metadata.Partial != nil {
+		// A running daemon rebuilds the damaged shards from the store.
+		_ = wake.RequestRepair(a.home)
+	}
+	return out, err
+}
+
+// readSearch searches the active generation, waking no one.
+func (a *App) readSearch(ctx context.Context, req SearchRequest, so SemanticOptions) (*SearchResult, error) {
 	var out *SearchResult
 	err := a.read(ctx, func(r *query.Reader) (err error) {
 		out, err = r.SearchWith(ctx, req, so)
 		return err
 	})
-	if err == nil && out.Metadata.Partial != nil {
-		// A running daemon rebuilds the damaged shards from the store.
-		_ = wake.RequestRepair(a.home)
-	}
 	return out, err
 }
 
@@ -110,29 +116,27 @@ func (a *App) searchViaDaemon(ctx context.Context, req SearchRequest) (*SearchRe
 
 // ServeSearch is the daemon's side of searchViaDaemon: the JSON of a
 // SearchRequest in, the JSON of its SearchResult out, searched as Search
-// would without waking anyone (the daemon imports before it calls this).
-func (a *App) ServeSearch(ctx context.Context, raw []byte) ([]byte, error) {
+// would without waking anyone (the daemon imports before it calls this);
+// damaged reports that the result left a damaged shard out.
+func (a *App) ServeSearch(ctx context.Context, raw []byte) (result []byte, damaged bool, err error) {
 	var req SearchRequest
 	if err := json.Unmarshal(raw, &req); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if req.Mode != "" && req.Mode != query.ModeLexical {
-		return nil, errors.New("the daemon answers lexical searches only")
+		return nil, false, errors.New("the daemon answers lexical searches only")
 	}
 	if _, err := req.Validate(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	so, err := a.SemanticOptions(req.Mode)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	var out *SearchResult
-	err = a.read(ctx, func(r *query.Reader) (err error) {
-		out, err = r.SearchWith(ctx, req, so)
-		return err
-	})
+	out, err := a.readSearch(ctx, req, so)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return json.Marshal(out)
+	result, err = json.Marshal(out)
+	return result, out.Metadata.Partial != nil, err
 }

@@ -93,7 +93,7 @@ func viaDaemon(ctx context.Context, opts HookRun) (done, none bool) {
 		return true, false
 	case errors.Is(err, wake.ErrNotRunning):
 		return false, true
-	case errors.Is(err, wake.ErrHookRequestTooLong):
+	case errors.Is(err, wake.ErrTooLarge):
 	default:
 		opts.daemonFailed(err.Error())
 	}

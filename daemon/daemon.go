@@ -45,8 +45,9 @@ type Options struct {
 	Debounce time.Duration // file event batching; DefaultDebounce when zero
 	Version  string        // importer version recorded in generations
 	// Search, when set, answers the socket's search op: the app layer's
-	// JSON request in, its JSON result out (see wake.Search).
-	Search func(ctx context.Context, req []byte) ([]byte, error)
+	// JSON request in, its JSON result out (see wake.Search), and whether
+	// the search left a damaged shard out (the daemon then repairs it).
+	Search func(ctx context.Context, req []byte) (result []byte, damaged bool, err error)
 }
 
 // Run is the daemon: it takes the daemon lock, listens on the socket,

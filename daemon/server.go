@@ -160,28 +160,17 @@ func (d *daemon) search(ctx context.Context, req Request) Reply {
 		_, _ = d.await(wctx, d.request()) // past the wait: the committed generation, as a wake
 		cancel()
 	}
-	out, err := d.opts.Search(ctx, req.Search)
+	out, damaged, err := d.opts.Search(ctx, req.Search)
 	if err != nil {
 		return Reply{Error: err.Error()}
 	}
-	if partial(out) {
+	if damaged {
 		d.kickRepair() // it met a damaged shard: rebuild it from the store
 	}
 	d.mu.Lock()
 	d.searches++
 	d.mu.Unlock()
 	return Reply{OK: true, Result: out}
-}
-
-// partial reports whether a search result (the app layer's JSON) says
-// that damaged shards were left out (metadata.partial).
-func partial(result []byte) bool {
-	var r struct {
-		Metadata struct {
-			Partial json.RawMessage `json:"partial"`
-		} `json:"metadata"`
-	}
-	return json.Unmarshal(result, &r) == nil && len(r.Metadata.Partial) > 0 && string(r.Metadata.Partial) != "null"
 }
 
 // settle makes sure the event loop has noted every file event the kernel

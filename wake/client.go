@@ -93,7 +93,9 @@ func Stop(home string, wait time.Duration) (Reply, error) {
 	return r, nil
 }
 
-// ErrTooLarge means a request does not fit in one request line.
+// ErrTooLarge means a request does not fit in one request line (a long
+// search, a hook's very long directory or git environment): the caller
+// does the work itself.
 var ErrTooLarge = errors.New("request too large for the daemon")
 
 // Search asks the running daemon of the store at home to answer a search
@@ -118,12 +120,9 @@ const searchTimeout = 5 * time.Second
 
 // call sends one request and reads the reply, bounded by ctx.
 func call(ctx context.Context, home string, req Request) (Reply, error) {
-	data, err := json.Marshal(req)
+	data, err := encodeRequest(req)
 	if err != nil {
 		return Reply{}, err
-	}
-	if len(data)+1 > MaxRequest {
-		return Reply{}, ErrTooLarge
 	}
 	var dl net.Dialer
 	c, err := dl.DialContext(ctx, "unix", store.At(home).Socket())
@@ -143,6 +142,19 @@ func call(ctx context.Context, home string, req Request) (Reply, error) {
 		return Reply{}, wireErr(ctx, err)
 	}
 	return readReply(ctx, bufio.NewReader(c))
+}
+
+// encodeRequest is a request's line without its newline, ErrTooLarge when
+// it would not fit in MaxRequest.
+func encodeRequest(req Request) ([]byte, error) {
+	data, err := json.Marshal(req)
+	if err != nil {
+		return nil, err
+	}
+	if len(data)+1 > MaxRequest {
+		return nil, ErrTooLarge
+	}
+	return data, nil
 }
 
 // wireErr turns a socket error into ctx's error when ctx ended.

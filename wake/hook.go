@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -50,11 +49,6 @@ func Hook(ctx context.Context, home, hook, dir string) error {
 	return err
 }
 
-// ErrHookRequestTooLong means a hook request does not fit the protocol's
-// line (a very long directory or git environment): the hook does its work
-// itself.
-var ErrHookRequestTooLong = errors.New("hook request longer than the daemon reads")
-
 // RunHook hands a git hook's work to the store's daemon (op "hook") and
 // waits for it: the daemon accepts at once, within ack, and answers when
 // the work is done or failed, within ctx. It returns ErrNotRunning when no
@@ -64,12 +58,9 @@ var ErrHookRequestTooLong = errors.New("hook request longer than the daemon read
 // note before it failed leaves a note the caller merges with).
 func RunHook(ctx context.Context, home string, req Request, ack time.Duration) (Reply, error) {
 	req.Op, req.Sent, req.AckWait = "hook", time.Now(), ack
-	data, err := json.Marshal(req)
+	data, err := encodeRequest(req)
 	if err != nil {
-		return Reply{}, err
-	}
-	if len(data)+1 > MaxRequest {
-		return Reply{}, ErrHookRequestTooLong
+		return Reply{}, err // ErrTooLarge for a very long directory or git environment
 	}
 	var dl net.Dialer
 	dctx, cancel := context.WithTimeout(ctx, ack)

@@ -39,7 +39,7 @@ func main() {
 			os.Exit(0)
 		case errors.Is(err, wake.ErrNotRunning):
 			tried = wake.HookNoDaemon
-		case errors.Is(err, wake.ErrHookRequestTooLong):
+		case errors.Is(err, wake.ErrTooLarge):
 			// ctx finds it too long as well and does the work, silently.
 		default:
 			tried = err.Error()
