@@ -182,7 +182,9 @@ func TestLagIsTheOldestUnpublishedChange(t *testing.T) {
 	written := time.Now()
 	s.appendRecords(t, "x", "s", "appended", 1)
 	var seen time.Time
-	eventually(t, "the append noted", func() bool { seen = time.Now(); return wake.State(s.store).LagSeconds > 0 })
+	// seen is taken once the status has answered: the change was noted
+	// before it, never after.
+	eventually(t, "the append noted", func() bool { ok := wake.State(s.store).LagSeconds > 0; seen = time.Now(); return ok })
 	time.Sleep(300 * time.Millisecond)
 	before := time.Now()
 	lag := wake.State(s.store).LagSeconds
