@@ -22,9 +22,10 @@ const (
 	// persisted callback is awaited before Close (Close alone drops the
 	// batches not yet persisted).
 	WriterOnline Writer = "online"
-	// WriterOffline uses bleve's offline builder: batches are written as
-	// segments in the writer goroutine and merged into one segment at the
-	// end, giving the smallest shard and the fastest queries.
+	// WriterOffline, the default, uses bleve's offline builder: batches are
+	// written as segments in the writer goroutine and merged into one
+	// segment at the end, giving the cheapest build, the smallest shard and
+	// the fastest queries.
 	WriterOffline Writer = "offline"
 )
 
