@@ -8,7 +8,6 @@ import (
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
-	bleveunicode "github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/registry"
 )
 
@@ -182,7 +181,7 @@ type codeTokenizer struct{ groups bool }
 type span struct{ start, end int }
 
 func (t codeTokenizer) Tokenize(input []byte) analysis.TokenStream {
-	base := bleveunicode.NewUnicodeTokenizer().Tokenize(input)
+	base := wordTokens(input)
 	e := emitter{input: input, out: make(analysis.TokenStream, 0, 2*len(base)+1)}
 	nextSep := len(input)
 	if t.groups {
