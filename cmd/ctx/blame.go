@@ -29,15 +29,12 @@ func newBlameCmd(env *Env, f *format) *cobra.Command {
 		Long: "blame joins git blame with the notes ctx hooks write (refs/notes/ctx) and resolves\n" +
 			"their evidence in the store. Lines no agent wrote have no evidence.",
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := f.check("text", "json"); err != nil {
-				return err
-			}
+		RunE: f.textOrJSON(func(cmd *cobra.Command, args []string) error {
 			if (len(args) == 1) == (opts.Commit != "" || opts.PR != "") || (opts.Commit != "" && opts.PR != "") {
 				return usagef("give one of FILE[:A[-B]], --commit REV or --pr BASE..HEAD")
 			}
 			return runBlame(cmd.Context(), env, f, opts, args)
-		},
+		}),
 	}
 	cmd.Flags().StringVar(&opts.Commit, "commit", "", "list a commit's evidence by file")
 	cmd.Flags().StringVar(&opts.PR, "pr", "", "aggregate a range BASE..HEAD")
@@ -71,9 +68,9 @@ func runBlame(ctx context.Context, env *Env, f *format, opts *blameOptions, args
 	}
 	switch res.Kind {
 	case app.BlamePR:
-		return printPR(env, f, res.PR)
+		return f.write(env, res.PR, func() { printPR(env, res.PR) })
 	case app.BlameCommit:
-		return printCommitBlame(env, f, res.Commit)
+		return f.write(env, res.Commit, func() { printCommitBlame(env, res.Commit) })
 	}
 	return printFileBlame(env, f, res.File)
 }
@@ -162,10 +159,7 @@ func clip(s string, n int) string {
 	return s
 }
 
-func printCommitBlame(env *Env, f *format, v *blame.CommitView) error {
-	if f.json() {
-		return writeJSON(env.Stdout, v)
-	}
+func printCommitBlame(env *Env, v *blame.CommitView) {
 	w := env.Stdout
 	fmt.Fprintf(w, "commit %s %s\n", shortID(v.Commit), oneLine(v.Subject))
 	for _, p := range v.Problems {
@@ -185,13 +179,9 @@ func printCommitBlame(env *Env, f *format, v *blame.CommitView) error {
 	for _, e := range v.Sessions {
 		fmt.Fprintf(w, "  active at commit time, wrote none of its lines (not cited): %s (%s)\n", evidenceLabel(&e), e.NativeSessionID)
 	}
-	return nil
 }
 
-func printPR(env *Env, f *format, v *blame.PRView) error {
-	if f.json() {
-		return writeJSON(env.Stdout, v)
-	}
+func printPR(env *Env, v *blame.PRView) {
 	w := env.Stdout
 	fmt.Fprintf(w, "%s: %d commits, %d lines added, %d by agents (%.1f%%)\n", v.Range, v.Commits, v.AddedLines,
 		v.AgentLines, 100*v.AgentShare)
@@ -202,7 +192,6 @@ func printPR(env *Env, f *format, v *blame.PRView) error {
 	for _, p := range v.Problems {
 		fmt.Fprintln(w, "  problem:", p)
 	}
-	return nil
 }
 
 func rangesText(rs [][2]int) string {

@@ -25,7 +25,7 @@ func newContextCmd(env *Env, f *format) *cobra.Command {
 			"(ranked by what agent sessions of this workspace read and edited), git state and recent\n" +
 			"sessions from the store. --format json prints the object itself.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runContext(cmd, env, f, opts) },
+		RunE: f.textOrJSON(func(cmd *cobra.Command, _ []string) error { return runContext(cmd, env, f, opts) }),
 	}
 	cmd.Flags().StringVar(&opts.scope, "scope", "full", "full, plan, files or git")
 	cmd.Flags().StringVar(&opts.root, "root", "", "the workspace (default: the working directory)")
@@ -33,9 +33,6 @@ func newContextCmd(env *Env, f *format) *cobra.Command {
 }
 
 func runContext(cmd *cobra.Command, env *Env, f *format, opts contextOptions) error {
-	if err := f.check("text", "json"); err != nil {
-		return err
-	}
 	if !workspace.ValidScope(opts.scope) {
 		return usagef("--scope must be full, plan, files or git")
 	}
@@ -51,11 +48,7 @@ func runContext(cmd *cobra.Command, env *Env, f *format, opts contextOptions) er
 	if err != nil {
 		return handoffErr(err)
 	}
-	if f.json() {
-		return writeJSON(env.Stdout, o)
-	}
-	renderContext(env, o)
-	return nil
+	return f.write(env, o, func() { renderContext(env, o) })
 }
 
 func renderContext(env *Env, o *workspace.Object) {

@@ -30,13 +30,13 @@ func newDaemonCmd(env *Env, f *format) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error { return runDaemon(cmd.Context(), env) },
 	}, &cobra.Command{
 		Use: "start", Short: "Start the daemon in the background", Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error { return startDaemon(env, f) },
+		RunE: f.textOrJSON(func(*cobra.Command, []string) error { return startDaemon(env, f) }),
 	}, &cobra.Command{
 		Use: "stop", Short: "Stop the running daemon", Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error { return stopDaemon(env, f) },
+		RunE: f.textOrJSON(func(*cobra.Command, []string) error { return stopDaemon(env, f) }),
 	}, &cobra.Command{
 		Use: "status", Short: "Show whether the daemon runs, its pid, last generation and lag", Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error { return daemonStatus(env, f) },
+		RunE: f.textOrJSON(func(*cobra.Command, []string) error { return daemonStatus(env, f) }),
 	})
 	return cmd
 }
@@ -87,9 +87,6 @@ func runDaemon(ctx context.Context, env *Env) error {
 }
 
 func startDaemon(env *Env, f *format) error {
-	if err := f.check("text", "json"); err != nil {
-		return err
-	}
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("daemon start: %w", err)
@@ -98,47 +95,32 @@ func startDaemon(env *Env, f *format) error {
 	if err != nil {
 		return err
 	}
-	if f.json() {
-		return writeJSON(env.Stdout, st)
-	}
-	fmt.Fprintf(env.Stdout, "Daemon running: pid %d.\n", st.PID)
-	return nil
+	return f.write(env, st, func() { fmt.Fprintf(env.Stdout, "Daemon running: pid %d.\n", st.PID) })
 }
 
 func stopDaemon(env *Env, f *format) error {
-	if err := f.check("text", "json"); err != nil {
-		return err
-	}
 	pid, stopped, err := env.App().DaemonStop()
 	if err != nil {
 		return err
 	}
 	if !stopped {
-		if f.json() {
-			return writeJSON(env.Stdout, map[string]any{"stopped": false, "running": false})
-		}
-		fmt.Fprintln(env.Stdout, "No daemon is running.")
-		return nil
+		return f.write(env, map[string]any{"stopped": false, "running": false},
+			func() { fmt.Fprintln(env.Stdout, "No daemon is running.") })
 	}
-	if f.json() {
-		return writeJSON(env.Stdout, map[string]any{"stopped": true, "pid": pid})
-	}
-	fmt.Fprintf(env.Stdout, "Daemon stopped (pid %d).\n", pid)
-	return nil
+	return f.write(env, map[string]any{"stopped": true, "pid": pid},
+		func() { fmt.Fprintf(env.Stdout, "Daemon stopped (pid %d).\n", pid) })
 }
 
 func daemonStatus(env *Env, f *format) error {
-	if err := f.check("text", "json"); err != nil {
-		return err
-	}
 	out := env.App().DaemonStatus()
-	if f.json() {
-		return writeJSON(env.Stdout, out)
-	}
+	return f.write(env, out, func() { printDaemonStatus(env, &out) })
+}
+
+func printDaemonStatus(env *Env, out *app.DaemonState) {
 	w := env.Stdout
 	if !out.Running {
 		fmt.Fprintf(w, "Daemon: not running (start it with ctx daemon start). Log: %s\n", out.Log)
-		return nil
+		return
 	}
 	fmt.Fprintf(w, "Daemon: running, pid %d, since %s\n", out.PID, out.Since.Local().Format("2006-01-02 15:04:05"))
 	fmt.Fprintf(w, "Last generation %d, last import %s, lag %.1fs, watching %d directories, %d searches answered\n",
@@ -147,7 +129,6 @@ func daemonStatus(env *Env, f *format) error {
 		fmt.Fprintln(w, repairLine(r))
 	}
 	fmt.Fprintf(w, "Socket: %s\nLog: %s\n", out.Socket, out.Log)
-	return nil
 }
 
 // repairLine says what the daemon's last repair of damaged shards did.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"time"
@@ -52,4 +53,10 @@ func (e *Env) App() *app.App {
 // Source returns the discovery environment.
 func (e *Env) Source() core.Env {
 	return core.Env{Home: e.Home(), Getenv: e.Getenv}
+}
+
+// waitingForWriter is the Busy callback of a command that writes the
+// store: it tells the user why nothing happens yet.
+func (e *Env) waitingForWriter() {
+	fmt.Fprintln(e.Stderr, "ctx: another import is writing the store; waiting for it…")
 }

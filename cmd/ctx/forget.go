@@ -28,12 +28,9 @@ func newForgetCmd(env *Env, f *format) *cobra.Command {
 			"restores (the last forget when none is named): the next import reads them again.\n" +
 			"Blame notes that cite a forgotten session stay; ctx blame says it was forgotten.",
 		ValidArgsFunction: recentSessions(env),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := f.check("text", "json"); err != nil {
-				return err
-			}
+		RunE: f.textOrJSON(func(cmd *cobra.Command, args []string) error {
 			return runForget(cmd.Context(), env, f, opts, args)
-		},
+		}),
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Workspace, "workspace", "", "forget every session in this directory or below it")
@@ -49,17 +46,11 @@ func runForget(ctx context.Context, env *Env, f *format, opts *forgetOptions, ar
 		return err
 	}
 	res, err := env.App().Forget(ctx, app.ForgetRequest{Sessions: args, Workspace: absDir(env, opts.Workspace), Before: before,
-		Undo: opts.Undo, DryRun: opts.DryRun, Busy: func() {
-			fmt.Fprintln(env.Stderr, "ctx: another import is writing the store; waiting for it…")
-		}})
+		Undo: opts.Undo, DryRun: opts.DryRun, Busy: env.waitingForWriter})
 	if err != nil {
 		return err
 	}
-	if f.json() {
-		return writeJSON(env.Stdout, res)
-	}
-	printForget(env, res)
-	return nil
+	return f.write(env, res, func() { printForget(env, res) })
 }
 
 func printForget(env *Env, res *app.ForgetResult) {

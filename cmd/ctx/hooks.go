@@ -33,16 +33,13 @@ func newHooksCmd(env *Env, f *format) *cobra.Command {
 	cmd.PersistentFlags().StringVar(&opts.Repo, "repo", ".", "a directory inside the repository")
 	verb := func(use, short string, do func(context.Context, hooks.Options) (*hooks.Result, error)) *cobra.Command {
 		return &cobra.Command{Use: use, Short: short, Args: cobra.NoArgs,
-			RunE: func(c *cobra.Command, _ []string) error {
-				if err := f.check("text", "json"); err != nil {
-					return err
-				}
+			RunE: f.textOrJSON(func(c *cobra.Command, _ []string) error {
 				res, err := do(c.Context(), hooks.Options{Repo: opts.Repo, Binary: selfPath(), Home: env.CtxHome()})
 				if err != nil {
 					return err
 				}
-				return printHooks(env, f, use, res)
-			}}
+				return f.write(env, res, func() { printHooks(env, use, res) })
+			})}
 	}
 	cmd.AddCommand(verb("install", "Install the hooks (an existing hook is kept and chained)", hooks.Install),
 		verb("remove", "Remove the hooks and restore what was there", hooks.Remove),
@@ -87,10 +84,7 @@ func selfPath() string {
 	return ""
 }
 
-func printHooks(env *Env, f *format, verb string, res *hooks.Result) error {
-	if f.json() {
-		return writeJSON(env.Stdout, res)
-	}
+func printHooks(env *Env, verb string, res *hooks.Result) {
 	w := env.Stdout
 	fmt.Fprintf(w, "Repository %s, hooks in %s\n", res.Repo, res.HooksDir)
 	if m := res.Manager; m != nil {
@@ -113,5 +107,4 @@ func printHooks(env *Env, f *format, verb string, res *hooks.Result) error {
 	for _, p := range res.Problems {
 		fmt.Fprintln(w, "  problem:", p)
 	}
-	return nil
 }

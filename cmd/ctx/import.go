@@ -40,12 +40,9 @@ func newImportCmd(env *Env, f *format) *cobra.Command {
 			"files that changed since the last import, and publishes a new generation.\n" +
 			"Nothing is published when nothing changed.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.check("text", "json"); err != nil {
-				return err
-			}
+		RunE: f.textOrJSON(func(cmd *cobra.Command, _ []string) error {
 			return runImport(cmd.Context(), env, f, opts)
-		},
+		}),
 	}
 	cmd.Flags().StringSliceVar(&opts.Sources, "source", nil, "import only this provider (repeatable): claude-code, codex")
 	return cmd
@@ -56,7 +53,7 @@ func runImport(ctx context.Context, env *Env, f *format, opts *importOptions) er
 	bar := newImportProgress(env, !f.json())
 	// A running daemon is the single writer: the import is handed to it.
 	res, err := env.App().Import(ctx, app.ImportOptions{Only: opts.Sources, ViaDaemon: true,
-		Busy:     func() { fmt.Fprintln(env.Stderr, "ctx: another import is writing the store; waiting for it…") },
+		Busy:     env.waitingForWriter,
 		Progress: bar.update,
 	})
 	bar.done()
@@ -78,25 +75,20 @@ func runImport(ctx context.Context, env *Env, f *format, opts *importOptions) er
 		out.Generation = map[string]any{"id": rep.GenerationID.String(), "number": rep.Generation.Number,
 			"sessions": rep.Generation.Sessions, "events": rep.Generation.Events}
 	}
-	if f.json() {
-		return writeJSON(env.Stdout, out)
-	}
-	printImport(env, rep, out)
-	return nil
+	return f.write(env, out, func() { printImport(env, rep, out) })
 }
 
 func printDaemonImport(env *Env, f *format, r wake.Reply) error {
-	if f.json() {
-		return writeJSON(env.Stdout, map[string]any{"by_daemon": true, "published": r.Published,
-			"generation": map[string]any{"number": r.Generation}, "files_read": r.FilesRead, "events_indexed": r.EventsIndexed})
-	}
-	if r.Published {
-		fmt.Fprintf(env.Stdout, "The daemon imported %d changed files (%d events indexed): generation %d.\n",
-			r.FilesRead, r.EventsIndexed, r.Generation)
-	} else {
-		fmt.Fprintf(env.Stdout, "Nothing changed: the daemon's generation %d is up to date.\n", r.Generation)
-	}
-	return nil
+	out := map[string]any{"by_daemon": true, "published": r.Published,
+		"generation": map[string]any{"number": r.Generation}, "files_read": r.FilesRead, "events_indexed": r.EventsIndexed}
+	return f.write(env, out, func() {
+		if r.Published {
+			fmt.Fprintf(env.Stdout, "The daemon imported %d changed files (%d events indexed): generation %d.\n",
+				r.FilesRead, r.EventsIndexed, r.Generation)
+		} else {
+			fmt.Fprintf(env.Stdout, "Nothing changed: the daemon's generation %d is up to date.\n", r.Generation)
+		}
+	})
 }
 
 func printImport(env *Env, rep *ingest.Report, out importOutput) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"ctx/app"
 )
 
 func newIngestListCmd(env *Env, f *format) *cobra.Command {
@@ -11,10 +13,7 @@ func newIngestListCmd(env *Env, f *format) *cobra.Command {
 		Use:   "list",
 		Short: "List reported sessions, newest first, with their provenance",
 		Args:  cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
-			if err := f.check("text", "json"); err != nil {
-				return err
-			}
+		RunE: f.textOrJSON(func(*cobra.Command, []string) error {
 			h, err := handoff(env)
 			if err != nil {
 				return err
@@ -23,17 +22,17 @@ func newIngestListCmd(env *Env, f *format) *cobra.Command {
 			if err != nil {
 				return handoffErr(err)
 			}
-			if f.json() {
-				return writeJSON(env.Stdout, l)
-			}
-			if len(l.Sessions) == 0 {
-				fmt.Fprintln(env.Stdout, "no reported sessions")
-			}
-			for _, s := range l.Sessions {
-				fmt.Fprintf(env.Stdout, "%s  %s  %-12s via %-9s r%d  %s\n", s.ReportedID, s.Last.Format("2006-01-02 15:04"),
-					oneLine(s.Harness), s.Door, s.Revisions, oneLine(s.Title))
-			}
-			return nil
-		},
+			return f.write(env, l, func() { printReports(env, l) })
+		}),
+	}
+}
+
+func printReports(env *Env, l *app.IngestList) {
+	if len(l.Sessions) == 0 {
+		fmt.Fprintln(env.Stdout, "no reported sessions")
+	}
+	for _, s := range l.Sessions {
+		fmt.Fprintf(env.Stdout, "%s  %s  %-12s via %-9s r%d  %s\n", s.ReportedID, s.Last.Format("2006-01-02 15:04"),
+			oneLine(s.Harness), s.Door, s.Revisions, oneLine(s.Title))
 	}
 }

@@ -14,10 +14,7 @@ func newIngestRmCmd(env *Env, f *format) *cobra.Command {
 			"publishes has no trace of it in the tree, search or vectors, no later import brings\n" +
 			"it back, and ctx gc drops its bytes. The inbox keeps the removal as a record.",
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := f.check("text", "json"); err != nil {
-				return err
-			}
+		RunE: f.textOrJSON(func(cmd *cobra.Command, args []string) error {
 			h, err := handoff(env)
 			if err != nil {
 				return err
@@ -26,12 +23,9 @@ func newIngestRmCmd(env *Env, f *format) *cobra.Command {
 			if err != nil {
 				return handoffErr(err)
 			}
-			if f.json() {
-				return writeJSON(env.Stdout, IngestRemoved{Removed: id})
-			}
-			fmt.Fprintf(env.Stdout, "removed %s: forgotten (ctx gc drops its bytes)\n", id)
-			return nil
-		},
+			return f.write(env, IngestRemoved{Removed: id},
+				func() { fmt.Fprintf(env.Stdout, "removed %s: forgotten (ctx gc drops its bytes)\n", id) })
+		}),
 	}
 }
 

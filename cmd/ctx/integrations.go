@@ -46,15 +46,12 @@ func newIntegrationCmd(env *Env, f *format, op integrations.Op, name, short stri
 			"exists; status and remove cover every client. With --project DIR, the clients'\n" +
 			"project-scope files in DIR are used instead of the user's.\n\nClients: " + joinClientIDs() + ".",
 		Args: cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error {
-			if err := f.check("text", "json"); err != nil {
-				return err
-			}
+		RunE: f.textOrJSON(func(_ *cobra.Command, args []string) error {
 			if args[0] != "mcp" {
 				return usagef("unknown integration: the one integration is mcp")
 			}
 			return runIntegration(env, f, op, fl)
-		},
+		}),
 	}
 	cmd.Flags().StringArrayVar(&fl.clients, "client", nil, "a client to act on (repeatable)")
 	cmd.Flags().StringVar(&fl.project, "project", "", "use the project-scope files of this directory (Claude Code: DIR/.mcp.json)")
@@ -76,12 +73,8 @@ func runIntegration(env *Env, f *format, op integrations.Op, fl integrationFlags
 	if len(reports) == 0 {
 		return usagef("no supported MCP client found (none of their configuration directories exists); name one with --client")
 	}
-	if f.json() {
-		err = writeJSON(env.Stdout, integrationResult{Integration: "mcp", Server: serverJSON(opts.Server),
-			Scope: opts.Scope, Clients: reports})
-	} else {
-		printIntegrationReports(env, op, reports)
-	}
+	err = f.write(env, integrationResult{Integration: "mcp", Server: serverJSON(opts.Server), Scope: opts.Scope, Clients: reports},
+		func() { printIntegrationReports(env, op, reports) })
 	if err != nil || op == integrations.OpStatus {
 		return err
 	}

@@ -30,12 +30,9 @@ func newListSessionsCmd(env *Env, f *format) *cobra.Command {
 			"A page holds --limit sessions (default 50); when more remain it ends with a\n" +
 			"cursor for --cursor. --all lists every selected session.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.check("text", "json"); err != nil {
-				return err
-			}
+		RunE: f.textOrJSON(func(cmd *cobra.Command, _ []string) error {
 			return runListSessions(cmd.Context(), env, f, opts)
-		},
+		}),
 	}
 	fl := cmd.Flags()
 	opts.register(cmd, flagsSessions|flagsSources, activeWindow)
@@ -81,10 +78,7 @@ func runListSessions(ctx context.Context, env *Env, f *format, opts *listSession
 	if err != nil {
 		return err
 	}
-	if f.json() {
-		return writeJSON(env.Stdout, list)
-	}
-	return withPager(env, func() { printSessionList(env, list) })
+	return f.page(env, list, func() { printSessionList(env, list) })
 }
 
 func printSessionList(env *Env, l *app.SessionList) {

@@ -41,10 +41,7 @@ func newNotesCmd(env *Env, f *format) *cobra.Command {
 	}
 	verb := func(use, short string, do func(context.Context, *blame.Repo, string) (*blame.SyncResult, error)) *cobra.Command {
 		c := &cobra.Command{Use: use + " [REMOTE]", Short: short, Args: cobra.MaximumNArgs(1),
-			RunE: func(c *cobra.Command, args []string) error {
-				if err := f.check("text", "json"); err != nil {
-					return err
-				}
+			RunE: f.textOrJSON(func(c *cobra.Command, args []string) error {
 				remote := ""
 				if len(args) == 1 {
 					remote = args[0]
@@ -63,8 +60,8 @@ func newNotesCmd(env *Env, f *format) *cobra.Command {
 						return err
 					}
 				}
-				return printNotes(env, f, use, out)
-			}}
+				return f.write(env, out, func() { printNotes(env, use, out) })
+			})}
 		c.Flags().StringVar(&opts.Repo, "repo", ".", "a directory inside the repository")
 		c.Flags().BoolVar(&opts.Configure, "configure", false,
 			"also add the notes fetch refspec and notes.displayRef to the repository's config")
@@ -87,10 +84,7 @@ func notesErr(err error) error {
 	return err
 }
 
-func printNotes(env *Env, f *format, verb string, res *notesResult) error {
-	if f.json() {
-		return writeJSON(env.Stdout, res)
-	}
+func printNotes(env *Env, verb string, res *notesResult) {
 	w := env.Stdout
 	switch {
 	case !res.RemoteHadNotes:
@@ -113,5 +107,4 @@ func printNotes(env *Env, f *format, verb string, res *notesResult) error {
 	for _, c := range res.Configured {
 		fmt.Fprintln(w, "Configured:", c)
 	}
-	return nil
 }

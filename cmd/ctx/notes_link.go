@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"ctx/blame"
 )
 
 // attachNotesLink adds "link" to the notes command, creating a bare notes
@@ -35,32 +37,29 @@ func newNotesLinkCmd(env *Env, f *format) *cobra.Command {
 			"changes nothing.",
 		Example: "  git fetch && ctx notes link origin/main --from main..my-feature",
 		Args:    cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			if err := f.check("text", "json"); err != nil {
-				return err
-			}
+		RunE: f.textOrJSON(func(c *cobra.Command, args []string) error {
 			res, err := env.App().LinkSquash(c.Context(), repoDir, args[0], from)
 			if err != nil {
 				return err
 			}
-			if f.json() {
-				return writeJSON(env.Stdout, res)
-			}
-			w := env.Stdout
-			fmt.Fprintf(w, "commit %s: matched against %s\n", shortID(res.Commit), plural(len(res.Sources), "noted commit"))
-			if res.Note == nil {
-				fmt.Fprintln(w, "  no line carried")
-			} else {
-				fmt.Fprintf(w, "  %s with evidence in %s: %s\n", plural(res.Lines, "line"), plural(len(res.Files), "file"),
-					filesLine(res.Files, len(res.Files), 8))
-			}
-			for _, p := range res.Skipped {
-				fmt.Fprintln(w, "  problem:", p)
-			}
-			return nil
-		},
+			return f.write(env, res, func() { printLink(env, res) })
+		}),
 	}
 	cmd.Flags().StringVar(&from, "from", "", "the squashed commits, as a range BASE..HEAD")
 	cmd.Flags().StringVar(&repoDir, "repo", ".", "a directory inside the repository")
 	return cmd
+}
+
+func printLink(env *Env, res *blame.LinkResult) {
+	w := env.Stdout
+	fmt.Fprintf(w, "commit %s: matched against %s\n", shortID(res.Commit), plural(len(res.Sources), "noted commit"))
+	if res.Note == nil {
+		fmt.Fprintln(w, "  no line carried")
+	} else {
+		fmt.Fprintf(w, "  %s with evidence in %s: %s\n", plural(res.Lines, "line"), plural(len(res.Files), "file"),
+			filesLine(res.Files, len(res.Files), 8))
+	}
+	for _, p := range res.Skipped {
+		fmt.Fprintln(w, "  problem:", p)
+	}
 }

@@ -12,11 +12,11 @@ import (
 // is $CTX_PAGER, else $PAGER, else less; "" or "cat" means none. less
 // gets LESS=FRX unless set, so output shorter than a screen is printed
 // and left on it.
-func withPager(env *Env, print func()) error {
+func withPager(env *Env, print func()) {
 	pager, ok := env.pagerCommand()
 	if !ok {
 		bufferedPrint(env, print)
-		return nil
+		return
 	}
 	cmd := exec.Command("sh", "-c", pager)
 	cmd.Stdout, cmd.Stderr = env.Stdout, env.Stderr
@@ -27,11 +27,11 @@ func withPager(env *Env, print func()) error {
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		print()
-		return nil
+		return
 	}
 	if err := cmd.Start(); err != nil {
 		print()
-		return nil
+		return
 	}
 	out := env.Stdout
 	env.Stdout = in
@@ -39,7 +39,6 @@ func withPager(env *Env, print func()) error {
 	env.Stdout = out
 	in.Close()
 	_ = cmd.Wait() // quitting the pager early is not an error
-	return nil
 }
 
 func (e *Env) pagerCommand() (string, bool) {

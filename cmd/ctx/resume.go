@@ -28,12 +28,9 @@ func newResumeCmd(env *Env, f *format) *cobra.Command {
 			"search hit), a unique ses_ prefix or the agent's own session id.",
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: recentSessions(env),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := f.check("text", "json"); err != nil {
-				return err
-			}
+		RunE: f.textOrJSON(func(cmd *cobra.Command, args []string) error {
 			return runResume(cmd.Context(), env, f, opts, args[0])
-		},
+		}),
 	}
 	cmd.Flags().BoolVar(&opts.Exec, "exec", false, "run the command in the session's workspace instead of printing it")
 	return cmd
@@ -47,17 +44,14 @@ func runResume(ctx context.Context, env *Env, f *format, opts *resumeOptions, ar
 	if opts.Exec {
 		return execResume(ctx, env, res)
 	}
-	if f.json() {
-		return writeJSON(env.Stdout, res)
-	}
-	st := env.style()
-	if res.Supported {
-		fmt.Fprintln(env.Stdout, res.CommandLine)
-	}
-	if res.Message != "" {
-		fmt.Fprintln(env.Stderr, st.yellow("note:"), clean(res.Message))
-	}
-	return nil
+	return f.write(env, res, func() {
+		if res.Supported {
+			fmt.Fprintln(env.Stdout, res.CommandLine)
+		}
+		if res.Message != "" {
+			fmt.Fprintln(env.Stderr, env.style().yellow("note:"), clean(res.Message))
+		}
+	})
 }
 
 // execResume runs the agent in the session's workspace with the terminal

@@ -24,6 +24,32 @@ func (f *format) check(allowed ...string) error {
 	return usagef("--format must be one of %s", strings.Join(allowed, ", "))
 }
 
+// textOrJSON is run behind the check a command that prints one answer
+// makes before anything else: --format is text or json.
+func (f *format) textOrJSON(run func(*cobra.Command, []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := f.check("text", "json"); err != nil {
+			return err
+		}
+		return run(cmd, args)
+	}
+}
+
+// write prints a command's answer: v as indented JSON under --format json,
+// else whatever text prints.
+func (f *format) write(env *Env, v any, text func()) error {
+	if f.json() {
+		return writeJSON(env.Stdout, v)
+	}
+	text()
+	return nil
+}
+
+// page is write for a text answer long enough to want a pager.
+func (f *format) page(env *Env, v any, text func()) error {
+	return f.write(env, v, func() { withPager(env, text) })
+}
+
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)

@@ -30,16 +30,13 @@ func newSearchCmd(env *Env, f *format) *cobra.Command {
 			"one best hit per conversation (a session and its subagents) before any repeats.\n" +
 			"Messages weigh 1.0, summaries 0.9, tool calls and command starts 0.8, outputs 0.6.",
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := f.check("text", "json"); err != nil {
-				return err
-			}
+		RunE: f.textOrJSON(func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("scope") && opts.EventType != "" {
 				return usagef("--event-type and --scope cannot be combined")
 			}
 			opts.WeightSet = cmd.Flags().Changed("semantic-weight")
 			return runSearch(cmd.Context(), env, f, opts, strings.Join(args, " "))
-		},
+		}),
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Scope, "scope", "all", "content scope: all, transcript, calls or outputs")
@@ -75,11 +72,7 @@ func runSearch(ctx context.Context, env *Env, f *format, opts *searchOptions, q 
 	if err != nil {
 		return err
 	}
-	if f.json() {
-		return writeJSON(env.Stdout, res)
-	}
-	printSearch(env, res)
-	return nil
+	return f.write(env, res, func() { printSearch(env, res) })
 }
 
 func printSearch(env *Env, res *query.SearchResult) {

@@ -173,10 +173,7 @@ func newShowEventCmd(env *Env, f *format) *cobra.Command {
 		Use:   "event ID",
 		Short: "Print an event, optionally with events around it",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := f.check("text", "json"); err != nil {
-				return err
-			}
+		RunE: f.textOrJSON(func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("window") {
 				if cmd.Flags().Changed("before") || cmd.Flags().Changed("after") {
 					return usagef("--window cannot be combined with --before or --after")
@@ -184,7 +181,7 @@ func newShowEventCmd(env *Env, f *format) *cobra.Command {
 				opts.Before, opts.After = opts.Window, opts.Window
 			}
 			return runShowEvent(cmd.Context(), env, f, opts, args[0])
-		},
+		}),
 	}
 	cmd.Flags().IntVar(&opts.Before, "before", 0, "also show this many events before it")
 	cmd.Flags().IntVar(&opts.After, "after", 0, "also show this many events after it")
@@ -197,9 +194,10 @@ func runShowEvent(ctx context.Context, env *Env, f *format, opts *showEventOptio
 	if err != nil {
 		return err
 	}
-	if f.json() {
-		return writeJSON(env.Stdout, v)
-	}
+	return f.write(env, v, func() { printShownEvent(env, v) })
+}
+
+func printShownEvent(env *Env, v *app.EventView) {
 	printSessionHeader(env, &v.Session)
 	for i := range v.Before {
 		printEvent(env, &v.Before[i], "  ")
@@ -208,5 +206,4 @@ func runShowEvent(ctx context.Context, env *Env, f *format, opts *showEventOptio
 	for i := range v.After {
 		printEvent(env, &v.After[i], "  ")
 	}
-	return nil
 }

@@ -24,12 +24,9 @@ func newStatsCmd(env *Env, f *format) *cobra.Command {
 			"tool calls, commands, files edited, errors, and tokens and models where the agent\n" +
 			"records them. A session counts in the period it started (local time).",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.check("text", "json"); err != nil {
-				return err
-			}
+		RunE: f.textOrJSON(func(cmd *cobra.Command, _ []string) error {
 			return runStats(cmd.Context(), env, f, opts)
-		},
+		}),
 	}
 	fl := cmd.Flags()
 	opts.register(cmd, flagsSessions, periodWindow("30d", `; "" for all`))
@@ -51,10 +48,7 @@ func runStats(ctx context.Context, env *Env, f *format, opts *statsOptions) erro
 	if err != nil {
 		return err
 	}
-	if f.json() {
-		return writeJSON(env.Stdout, s)
-	}
-	return withPager(env, func() { printStats(env, s) })
+	return f.page(env, s, func() { printStats(env, s) })
 }
 
 func printStats(env *Env, s *app.Stats) {

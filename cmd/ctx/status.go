@@ -23,36 +23,33 @@ func newStatusCmd(env *Env, f *format) *cobra.Command {
 			"ctx hooks and notes link this repository's commits, the daemon and local usage.\n" +
 			"It only reads. --format json prints the read model the MCP status tool returns.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.check("text", "json"); err != nil {
-				return err
-			}
+		RunE: f.textOrJSON(func(cmd *cobra.Command, _ []string) error {
 			st, err := env.App().Status(cmd.Context(), repo)
 			if err != nil {
 				return err
 			}
-			if f.json() {
-				return writeJSON(env.Stdout, st)
-			}
-			printConfig(env, st.Config)
-			printStatus(env, st.Status)
-			printProblemFiles(env, st)
-			printAttribution(env, st)
-			d := st.Daemon
-			if d.Running {
-				fmt.Fprintf(env.Stdout, "Daemon: running (pid %d), last generation %d, lag %.1fs, watching %d dirs\n",
-					d.PID, d.LastGeneration, d.LagSeconds, d.Watching)
-				if d.Repair != nil {
-					fmt.Fprintln(env.Stdout, repairLine(d.Repair))
-				}
-			} else {
-				fmt.Fprintln(env.Stdout, "Daemon: not running")
-			}
-			return nil
-		},
+			return f.write(env, st, func() { printStatusReport(env, st) })
+		}),
 	}
 	cmd.Flags().StringVar(&repo, "repo", ".", "a directory of the git repository whose attribution state to report")
 	return cmd
+}
+
+func printStatusReport(env *Env, st *app.StatusReport) {
+	printConfig(env, st.Config)
+	printStatus(env, st.Status)
+	printProblemFiles(env, st)
+	printAttribution(env, st)
+	d := st.Daemon
+	if d.Running {
+		fmt.Fprintf(env.Stdout, "Daemon: running (pid %d), last generation %d, lag %.1fs, watching %d dirs\n",
+			d.PID, d.LastGeneration, d.LagSeconds, d.Watching)
+		if d.Repair != nil {
+			fmt.Fprintln(env.Stdout, repairLine(d.Repair))
+		}
+	} else {
+		fmt.Fprintln(env.Stdout, "Daemon: not running")
+	}
 }
 
 // printConfig names config.toml, and where it is broken: its path and

@@ -13,10 +13,7 @@ func newSyncCmd(env *Env, f *format) *cobra.Command {
 		Long: "ctx sync pulls the other machines' sessions from every remote, then pushes this\n" +
 			"machine's shared view ([sync.include] in config.toml). See ctx docs show sync.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.check("text", "json"); err != nil {
-				return err
-			}
+		RunE: f.textOrJSON(func(cmd *cobra.Command, _ []string) error {
 			a, req := env.App(), app.SyncRequest{Stderr: env.Stderr}
 			pulled, err := a.SyncPull(cmd.Context(), req)
 			if err != nil {
@@ -26,13 +23,11 @@ func newSyncCmd(env *Env, f *format) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if f.json() {
-				return writeJSON(env.Stdout, syncOutput{Pulled: pulled, Pushed: pushed})
-			}
-			printPulled(env, pulled)
-			printPushed(env, pushed)
-			return nil
-		},
+			return f.write(env, syncOutput{Pulled: pulled, Pushed: pushed}, func() {
+				printPulled(env, pulled)
+				printPushed(env, pushed)
+			})
+		}),
 	}
 	cmd.AddCommand(newSyncRemoteCmd(env, f), newSyncPushCmd(env, f), newSyncPullCmd(env, f),
 		newSyncStatusCmd(env, f), newSyncKeyCmd(env, f))

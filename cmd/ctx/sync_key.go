@@ -43,11 +43,8 @@ func newSyncKeyCmd(env *Env, f *format) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if f.json() {
-				return writeJSON(env.Stdout, map[string]string{"recipient": k.Recipient()})
-			}
-			fmt.Fprintf(env.Stdout, "imported the key of %s\n", k.Recipient())
-			return nil
+			return f.write(env, map[string]string{"recipient": k.Recipient()},
+				func() { fmt.Fprintf(env.Stdout, "imported the key of %s\n", k.Recipient()) })
 		},
 	})
 	return cmd

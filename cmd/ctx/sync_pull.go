@@ -13,20 +13,13 @@ func newSyncPullCmd(env *Env, f *format) *cobra.Command {
 		Use:   "pull [NAME]",
 		Short: "Merge the other machines' sessions from a remote (every remote without NAME)",
 		Args:  cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := f.check("text", "json"); err != nil {
-				return err
-			}
+		RunE: f.textOrJSON(func(cmd *cobra.Command, args []string) error {
 			out, err := env.App().SyncPull(cmd.Context(), app.SyncRequest{Remote: firstArg(args), Stderr: env.Stderr})
 			if err != nil {
 				return err
 			}
-			if f.json() {
-				return writeJSON(env.Stdout, out)
-			}
-			printPulled(env, out)
-			return nil
-		},
+			return f.write(env, out, func() { printPulled(env, out) })
+		}),
 	}
 }
 

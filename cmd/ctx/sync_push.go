@@ -13,20 +13,13 @@ func newSyncPushCmd(env *Env, f *format) *cobra.Command {
 		Use:   "push [NAME]",
 		Short: "Push this machine's shared sessions to a remote (every remote without NAME)",
 		Args:  cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := f.check("text", "json"); err != nil {
-				return err
-			}
+		RunE: f.textOrJSON(func(cmd *cobra.Command, args []string) error {
 			out, err := env.App().SyncPush(cmd.Context(), app.SyncRequest{Remote: firstArg(args), Stderr: env.Stderr})
 			if err != nil {
 				return err
 			}
-			if f.json() {
-				return writeJSON(env.Stdout, out)
-			}
-			printPushed(env, out)
-			return nil
-		},
+			return f.write(env, out, func() { printPushed(env, out) })
+		}),
 	}
 }
 

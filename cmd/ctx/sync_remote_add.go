@@ -27,10 +27,7 @@ func newSyncRemoteAddCmd(env *Env, f *format) *cobra.Command {
 		Use:   "add NAME URL",
 		Short: "Add a git remote (any URL git accepts; credentials are git's own)",
 		Args:  cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := f.check("text", "json"); err != nil {
-				return err
-			}
+		RunE: f.textOrJSON(func(cmd *cobra.Command, args []string) error {
 			r := gitstore.Remote{Name: args[0], URL: args[1], Encrypt: encrypt}
 			if err := gitstore.AddRemote(env.CtxHome(), r); err != nil {
 				return err
@@ -43,15 +40,13 @@ func newSyncRemoteAddCmd(env *Env, f *format) *cobra.Command {
 				}
 				out.Recipient = k.Recipient()
 			}
-			if f.json() {
-				return writeJSON(env.Stdout, out)
-			}
-			fmt.Fprintf(env.Stdout, "added remote %s %s\n", r.Name, r.URL)
-			if encrypt {
-				fmt.Fprintf(env.Stdout, "every blob is encrypted to %s; give the other machines the key: ctx sync key export\n", out.Recipient)
-			}
-			return nil
-		},
+			return f.write(env, out, func() {
+				fmt.Fprintf(env.Stdout, "added remote %s %s\n", r.Name, r.URL)
+				if encrypt {
+					fmt.Fprintf(env.Stdout, "every blob is encrypted to %s; give the other machines the key: ctx sync key export\n", out.Recipient)
+				}
+			})
+		}),
 	}
 	cmd.Flags().BoolVar(&encrypt, "encrypt", false, "encrypt every blob with age (the key stays in $CTX_HOME/sync)")
 	return cmd
@@ -62,10 +57,7 @@ func newSyncRemoteListCmd(env *Env, f *format) *cobra.Command {
 		Use:   "list",
 		Short: "List the remotes",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.check("text", "json"); err != nil {
-				return err
-			}
+		RunE: f.textOrJSON(func(cmd *cobra.Command, _ []string) error {
 			rs, err := gitstore.Remotes(env.CtxHome())
 			if err != nil {
 				return err
@@ -74,13 +66,11 @@ func newSyncRemoteListCmd(env *Env, f *format) *cobra.Command {
 			for _, r := range rs {
 				out = append(out, remoteOutput{Name: r.Name, URL: r.URL, Encrypt: r.Encrypt})
 			}
-			if f.json() {
-				return writeJSON(env.Stdout, out)
-			}
-			for _, r := range out {
-				fmt.Fprintf(env.Stdout, "%s\t%s%s\n", r.Name, r.URL, map[bool]string{true: "\t(encrypted)"}[r.Encrypt])
-			}
-			return nil
-		},
+			return f.write(env, out, func() {
+				for _, r := range out {
+					fmt.Fprintf(env.Stdout, "%s\t%s%s\n", r.Name, r.URL, map[bool]string{true: "\t(encrypted)"}[r.Encrypt])
+				}
+			})
+		}),
 	}
 }

@@ -9,7 +9,7 @@ func newThreadsCmd(env *Env, f *format) *cobra.Command {
 		Use:   "threads",
 		Short: "List, show and extend the durable threads agents save sessions to",
 		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return runThreadsList(env, f) },
+		RunE:  f.textOrJSON(func(*cobra.Command, []string) error { return runThreadsList(env, f) }),
 	}
 	cmd.AddCommand(newThreadsListCmd(env, f), newThreadsShowCmd(env, f), newThreadsAddCmd(env, f))
 	return cmd

@@ -15,10 +15,7 @@ func newThreadsAddCmd(env *Env, f *format) *cobra.Command {
 		Long: "Add a session of the store to a thread: continue_thread then merges its real\n" +
 			"transcript with the sessions agents saved to the thread.",
 		Args: cobra.ExactArgs(2),
-		RunE: func(_ *cobra.Command, args []string) error {
-			if err := f.check("text", "json"); err != nil {
-				return err
-			}
+		RunE: f.textOrJSON(func(_ *cobra.Command, args []string) error {
 			h, err := handoff(env)
 			if err != nil {
 				return err
@@ -27,12 +24,9 @@ func newThreadsAddCmd(env *Env, f *format) *cobra.Command {
 			if err != nil {
 				return handoffErr(err)
 			}
-			if f.json() {
-				return writeJSON(env.Stdout, ThreadAdded{Thread: name, CtxSessionID: args[1]})
-			}
-			fmt.Fprintf(env.Stdout, "added %s to thread %s\n", args[1], oneLine(name))
-			return nil
-		},
+			return f.write(env, ThreadAdded{Thread: name, CtxSessionID: args[1]},
+				func() { fmt.Fprintf(env.Stdout, "added %s to thread %s\n", args[1], oneLine(name)) })
+		}),
 	}
 }
 

@@ -22,22 +22,15 @@ func newThreadsShowCmd(env *Env, f *format) *cobra.Command {
 			"with prefixes and typos; the most recent thread when omitted), its sessions in time order\n" +
 			"within the token budget, and its newest handoff package.",
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error {
-			name := ""
-			if len(args) == 1 {
-				name = args[0]
-			}
-			return runThreadsShow(env, f, name, opts)
-		},
+		RunE: f.textOrJSON(func(_ *cobra.Command, args []string) error {
+			return runThreadsShow(env, f, firstArg(args), opts)
+		}),
 	}
 	cmd.Flags().IntVar(&opts.budget, "budget", 0, "token budget (default from config)")
 	return cmd
 }
 
 func runThreadsShow(env *Env, f *format, name string, opts threadsShowOptions) error {
-	if err := f.check("text", "json"); err != nil {
-		return err
-	}
 	h, err := handoff(env)
 	if err != nil {
 		return err
@@ -46,11 +39,7 @@ func runThreadsShow(env *Env, f *format, name string, opts threadsShowOptions) e
 	if err != nil {
 		return handoffErr(err)
 	}
-	if f.json() {
-		return writeJSON(env.Stdout, c)
-	}
-	renderThread(env, c)
-	return nil
+	return f.write(env, c, func() { renderThread(env, c) })
 }
 
 func renderThread(env *Env, c *app.Continuation) {

@@ -26,12 +26,9 @@ func newTimelineCmd(env *Env, f *format) *cobra.Command {
 			"with the files each one edited, and the commits of the repository (the current\n" +
 			"directory's, or --repo) whose ctx notes cite sessions. Days are local days.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.check("text", "json"); err != nil {
-				return err
-			}
+		RunE: f.textOrJSON(func(cmd *cobra.Command, _ []string) error {
 			return runTimeline(cmd.Context(), env, f, opts)
-		},
+		}),
 	}
 	fl := cmd.Flags()
 	opts.register(cmd, flagsSessions, periodWindow("7d", ""))
@@ -51,10 +48,7 @@ func runTimeline(ctx context.Context, env *Env, f *format, opts *timelineOptions
 	if err != nil {
 		return err
 	}
-	if f.json() {
-		return writeJSON(env.Stdout, tl)
-	}
-	return withPager(env, func() { printTimeline(env, tl) })
+	return f.page(env, tl, func() { printTimeline(env, tl) })
 }
 
 func printTimeline(env *Env, tl *app.Timeline) {

@@ -32,7 +32,7 @@ func newTokensCreateCmd(env *Env, f *format) *cobra.Command {
 			"(get_context, continue_thread, list_threads, the resources, load-context) and\n" +
 			"write:sessions (save_session, ingest_context); a token has both unless --scope says.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runTokensCreate(env, f, opts) },
+		RunE: f.textOrJSON(func(*cobra.Command, []string) error { return runTokensCreate(env, f, opts) }),
 	}
 	cmd.Flags().StringVar(&opts.name, "name", "", "a name to recognise the token by")
 	cmd.Flags().StringArrayVar(&opts.scopes, "scope", nil, "read:context or write:sessions (repeatable; default both)")
@@ -41,9 +41,6 @@ func newTokensCreateCmd(env *Env, f *format) *cobra.Command {
 }
 
 func runTokensCreate(env *Env, f *format, opts tokensCreateOptions) error {
-	if err := f.check("text", "json"); err != nil {
-		return err
-	}
 	var ttl time.Duration
 	if opts.expires != "" {
 		var err error
@@ -59,10 +56,8 @@ func runTokensCreate(env *Env, f *format, opts tokensCreateOptions) error {
 		return err
 	}
 	out := TokenCreated{TokenRow: tokenRow(e, env.Now()), Token: tok}
-	if f.json() {
-		return writeJSON(env.Stdout, out)
-	}
-	fmt.Fprintf(env.Stdout, "%s\n", tok)
-	fmt.Fprintf(env.Stderr, "token %s (%s), scopes %v: shown once, store it now\n", e.ID, e.Name, e.Scopes)
-	return nil
+	return f.write(env, out, func() {
+		fmt.Fprintf(env.Stdout, "%s\n", tok)
+		fmt.Fprintf(env.Stderr, "token %s (%s), scopes %v: shown once, store it now\n", e.ID, e.Name, e.Scopes)
+	})
 }

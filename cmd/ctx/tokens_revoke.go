@@ -15,10 +15,7 @@ func newTokensRevokeCmd(env *Env, f *format) *cobra.Command {
 		Use:   "revoke ID|NAME",
 		Short: "Revoke a token: the HTTP door refuses it from its next request on",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error {
-			if err := f.check("text", "json"); err != nil {
-				return err
-			}
+		RunE: f.textOrJSON(func(_ *cobra.Command, args []string) error {
 			e, err := bearer.Open(env.CtxHome()).Revoke(args[0], env.Now())
 			if errors.Is(err, bearer.ErrNotFound) {
 				return query.Errorf(query.CodeNotFound, "no active token %q (see ctx tokens list)", args[0])
@@ -26,11 +23,7 @@ func newTokensRevokeCmd(env *Env, f *format) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if f.json() {
-				return writeJSON(env.Stdout, tokenRow(e, env.Now()))
-			}
-			fmt.Fprintf(env.Stdout, "revoked %s (%s)\n", e.ID, e.Name)
-			return nil
-		},
+			return f.write(env, tokenRow(e, env.Now()), func() { fmt.Fprintf(env.Stdout, "revoked %s (%s)\n", e.ID, e.Name) })
+		}),
 	}
 }

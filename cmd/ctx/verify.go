@@ -21,10 +21,7 @@ func newVerifyCmd(env *Env, f *format) *cobra.Command {
 			"against its reflog. With --repair it rebuilds the damaged shards from the objects (the\n" +
 			"index is derived from them) and publishes a generation listing the rebuilt ones.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.check("text", "json"); err != nil {
-				return err
-			}
+		RunE: f.textOrJSON(func(cmd *cobra.Command, _ []string) error {
 			rep, err := maint.Verify(env.CtxHome())
 			if err != nil {
 				return err
@@ -41,18 +38,14 @@ func newVerifyCmd(env *Env, f *format) *cobra.Command {
 					out.VerifyReport = rep
 				}
 			}
-			if f.json() {
-				if err := writeJSON(env.Stdout, out); err != nil {
-					return err
-				}
-			} else {
-				printVerify(env, out)
+			if err := f.write(env, out, func() { printVerify(env, out) }); err != nil {
+				return err
 			}
 			if !rep.OK {
 				return &query.Error{Code: query.CodeDamaged, Message: fmt.Sprintf("verify found %d damaged items", len(rep.Damage))}
 			}
 			return nil
-		},
+		}),
 	}
 	cmd.Flags().BoolVar(&repair, "repair", false, "rebuild damaged index shards from the objects")
 	return cmd
@@ -77,7 +70,7 @@ func repairShards(cmd *cobra.Command, env *Env, rep *maint.VerifyReport) ([]stri
 		return []string{}, nil
 	}
 	_, err := ingest.Repair(cmd.Context(), ingest.Options{Home: env.CtxHome(), Env: env.Source(), Version: version, Now: env.Now,
-		Busy: func() { fmt.Fprintln(env.Stderr, "ctx: another import is writing the store; waiting for it…") }}, names)
+		Busy: env.waitingForWriter}, names)
 	if err != nil {
 		return nil, err
 	}
@@ -116,29 +109,22 @@ func newGCCmd(env *Env, f *format) *cobra.Command {
 		Long: "gc keeps the active generation and every generation published within --keep\n" +
 			"(its reflog entries), and removes every object and shard that none of them reach.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.check("text", "json"); err != nil {
-				return err
-			}
+		RunE: f.textOrJSON(func(cmd *cobra.Command, _ []string) error {
 			if keep < 0 {
 				return usagef("--keep must not be negative")
 			}
-			rep, err := env.App().GC(cmd.Context(), time.Duration(keep), func() {
-				fmt.Fprintln(env.Stderr, "ctx: another import is writing the store; waiting for it…")
-			})
+			rep, err := env.App().GC(cmd.Context(), time.Duration(keep), env.waitingForWriter)
 			if err != nil {
 				return err
 			}
-			if f.json() {
-				return writeJSON(env.Stdout, rep)
-			}
-			if rep.ShardsReindexed > 0 {
-				fmt.Fprintf(env.Stdout, "re-indexed %s without forgotten sessions\n", plural(rep.ShardsReindexed, "shard"))
-			}
-			fmt.Fprintf(env.Stdout, "kept %d generations (%d objects); removed %d objects (%s) and %d shards\n",
-				rep.KeptGenerations, rep.ObjectsKept, rep.ObjectsRemoved, humanBytes(rep.BytesRemoved), rep.ShardsRemoved)
-			return nil
-		},
+			return f.write(env, rep, func() {
+				if rep.ShardsReindexed > 0 {
+					fmt.Fprintf(env.Stdout, "re-indexed %s without forgotten sessions\n", plural(rep.ShardsReindexed, "shard"))
+				}
+				fmt.Fprintf(env.Stdout, "kept %d generations (%d objects); removed %d objects (%s) and %d shards\n",
+					rep.KeptGenerations, rep.ObjectsKept, rep.ObjectsRemoved, humanBytes(rep.BytesRemoved), rep.ShardsRemoved)
+			})
+		}),
 	}
 	cmd.Flags().Var(&keep, "keep", "keep generations published within this long (36h, 7d, 2w)")
 	return cmd

@@ -22,17 +22,12 @@ func newVersionCmd(env *Env, f *format) *cobra.Command {
 		Use:   "version",
 		Short: "Print the version of ctx (as --version does)",
 		Args:  cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
-			if err := f.check("text", "json"); err != nil {
-				return err
-			}
+		RunE: f.textOrJSON(func(*cobra.Command, []string) error {
 			v := versionInfo{Version: version, Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH,
 				StoreFormat: refs.StoreFormat}
-			if f.json() {
-				return writeJSON(env.Stdout, v)
-			}
-			fmt.Fprintf(env.Stdout, "ctx version %s (%s, %s, store format %d)\n", v.Version, v.Go, v.Platform, v.StoreFormat)
-			return nil
-		},
+			return f.write(env, v, func() {
+				fmt.Fprintf(env.Stdout, "ctx version %s (%s, %s, store format %d)\n", v.Version, v.Go, v.Platform, v.StoreFormat)
+			})
+		}),
 	}
 }
