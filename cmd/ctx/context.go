@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"ctx/app"
 	"ctx/workspace"
 )
 
@@ -16,7 +18,7 @@ type contextOptions struct {
 }
 
 func newContextCmd(env *Env, f *format) *cobra.Command {
-	var opts contextOptions
+	opts := &contextOptions{}
 	cmd := &cobra.Command{
 		Use:   "context",
 		Short: "Print the workspace's context: plan, key files, git state, recent sessions (get_context)",
@@ -25,30 +27,26 @@ func newContextCmd(env *Env, f *format) *cobra.Command {
 			"(ranked by what agent sessions of this workspace read and edited), git state and recent\n" +
 			"sessions from the store. --format json prints the object itself.",
 		Args: cobra.NoArgs,
-		RunE: f.textOrJSON(func(cmd *cobra.Command, _ []string) error { return runContext(cmd, env, f, opts) }),
+		RunE: answer(env, f, func(cmd *cobra.Command, _ []string) (*workspace.Object, error) {
+			return getContext(cmd.Context(), env, opts)
+		}, renderContext),
 	}
 	cmd.Flags().StringVar(&opts.scope, "scope", "full", "full, plan, files or git")
 	cmd.Flags().StringVar(&opts.root, "root", "", "the workspace (default: the working directory)")
 	return cmd
 }
 
-func runContext(cmd *cobra.Command, env *Env, f *format, opts contextOptions) error {
+func getContext(ctx context.Context, env *Env, opts *contextOptions) (*workspace.Object, error) {
 	if !workspace.ValidScope(opts.scope) {
-		return usagef("--scope must be full, plan, files or git")
+		return nil, usagef("--scope must be full, plan, files or git")
 	}
 	root := opts.root
 	if root == "" {
 		root, _ = os.Getwd()
 	}
-	h, err := handoff(env)
-	if err != nil {
-		return err
-	}
-	o, err := h.GetContext(cmd.Context(), cliCaller(root), opts.scope)
-	if err != nil {
-		return handoffErr(err)
-	}
-	return f.write(env, o, func() { renderContext(env, o) })
+	return onHandoff(env, func(h *app.Handoff) (*workspace.Object, error) {
+		return h.GetContext(ctx, cliCaller(root), opts.scope)
+	})
 }
 
 func renderContext(env *Env, o *workspace.Object) {

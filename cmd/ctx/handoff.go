@@ -13,6 +13,18 @@ import (
 // config is the error, exit 2).
 func handoff(env *Env) (*app.Handoff, error) { return env.App().ConfiguredHandoff() }
 
+// onHandoff runs one spec 001 use case on the configured handoff and gives
+// its errors their codes.
+func onHandoff[T any](env *Env, do func(*app.Handoff) (T, error)) (T, error) {
+	h, err := handoff(env)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	v, err := do(h)
+	return v, handoffErr(err)
+}
+
 // cliCaller is the CLI as a door.
 func cliCaller(root string) app.Caller {
 	return app.Caller{Door: reported.DoorCLI, Client: reported.Client{Name: "ctx", Version: version}, Conn: "cli", Root: root}

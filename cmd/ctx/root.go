@@ -35,6 +35,19 @@ func (f *format) textOrJSON(run func(*cobra.Command, []string) error) func(*cobr
 	}
 }
 
+// answer is the RunE of a command that computes one answer and prints it:
+// --format is checked to be text or json, get runs, and its answer is
+// written as JSON or by text.
+func answer[T any](env *Env, f *format, get func(*cobra.Command, []string) (T, error), text func(*Env, T)) func(*cobra.Command, []string) error {
+	return f.textOrJSON(func(cmd *cobra.Command, args []string) error {
+		v, err := get(cmd, args)
+		if err != nil {
+			return err
+		}
+		return f.write(env, v, func() { text(env, v) })
+	})
+}
+
 // write prints a command's answer: v as indented JSON under --format json,
 // else whatever text prints.
 func (f *format) write(env *Env, v any, text func()) error {
