@@ -161,13 +161,13 @@ func firstByte(b []byte) byte {
 func describeDecode(err error) string {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
-		return fmt.Sprintf("%s must be %s, not %s", te.Field, jsonTypeName(te.Type), te.Value)
+		return fmt.Sprintf("%s must be %s, not %s", te.Field, jsonKind(te.Type), te.Value)
 	}
 	return "the params do not match the method's schema"
 }
 
-// jsonTypeName names the JSON type a Go type decodes from.
-func jsonTypeName(t reflect.Type) string {
+// jsonKind names the JSON type a Go type decodes from.
+func jsonKind(t reflect.Type) string {
 	if t == nil {
 		return "a valid value"
 	}

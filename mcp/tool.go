@@ -208,7 +208,7 @@ func integralNumbers(raw []byte) []byte {
 func argError(err error, dst any) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
-		return invalidf("argument %s has the wrong type: want %s", te.Field, jsonKind(te.Type))
+		return invalidf("argument %s has the wrong type: want %s", te.Field, argKind(te.Type))
 	}
 	if strings.HasPrefix(err.Error(), "json: unknown field") {
 		names := fieldNames(dst)
@@ -220,24 +220,16 @@ func argError(err error, dst any) error {
 	return invalidf("arguments are not a valid JSON object for this tool")
 }
 
-// jsonKind names the JSON type a Go type decodes from.
-func jsonKind(t reflect.Type) string {
+// argKind is jsonKind for a tool argument: an array names its elements'
+// type ("an array of strings").
+func argKind(t reflect.Type) string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "a boolean"
-	case reflect.Int, reflect.Int64, reflect.Int32, reflect.Uint, reflect.Uint64, reflect.Uint32:
-		return "an integer"
-	case reflect.Float64, reflect.Float32:
-		return "a number"
-	case reflect.Slice, reflect.Array:
-		return "an array of " + strings.TrimPrefix(strings.TrimPrefix(jsonKind(t.Elem()), "a "), "an ") + "s"
+	if k := t.Kind(); k == reflect.Slice || k == reflect.Array {
+		return "an array of " + strings.TrimPrefix(strings.TrimPrefix(argKind(t.Elem()), "a "), "an ") + "s"
 	}
-	return "an object"
+	return jsonKind(t)
 }
 
 // fieldNames lists the json names of a struct's fields.
