@@ -1,25 +1,11 @@
 package objects
 
-import (
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-)
-
 // Raw returns the bytes of an object's file (its zstd frame and trailing
 // hash) after checking them as Get does. They are what travels between
 // stores: a receiver checks them with Decode and keeps them as they are.
 func (s *Store) Raw(id ID) ([]byte, error) {
-	p := s.path(id)
-	raw, err := os.ReadFile(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
-	}
+	raw, _, err := s.read(id)
 	if err != nil {
-		return nil, fmt.Errorf("objects: read %s: %w", id, err)
-	}
-	if _, err := s.decode(id, p, raw); err != nil {
 		return nil, err
 	}
 	return raw, nil

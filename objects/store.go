@@ -124,15 +124,25 @@ func (s *Store) Has(id ID) bool {
 
 // Get returns the object's bytes after checking that they hash to id.
 func (s *Store) Get(id ID) ([]byte, error) {
+	_, data, err := s.read(id)
+	return data, err
+}
+
+// read returns an object's file and its bytes, checked to hash to id.
+func (s *Store) read(id ID) (raw, data []byte, err error) {
 	p := s.path(id)
-	raw, err := os.ReadFile(p)
+	raw, err = os.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+		return nil, nil, fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("objects: read %s: %w", id, err)
+		return nil, nil, fmt.Errorf("objects: read %s: %w", id, err)
 	}
-	return s.decode(id, p, raw)
+	data, err = s.decode(id, p, raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	return raw, data, nil
 }
 
 // decode checks an object file's trailing hash, decompresses it and checks
