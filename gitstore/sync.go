@@ -56,15 +56,11 @@ func (s *Syncer) Push(ctx context.Context, r Remote, src Source, include func(co
 	if include == nil {
 		return nil, ErrNothingShared
 	}
-	unlock, err := s.lock(ctx)
+	m, unlock, err := s.mirror(ctx, r)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	m, err := OpenMirror(MirrorDir(s.Home, r.Name))
-	if err != nil {
-		return nil, err
-	}
 	key, err := s.key(r)
 	if err != nil {
 		return nil, err
@@ -158,15 +154,11 @@ type PullReport struct {
 // format, no key, a rewritten history, a forged object) fails the whole
 // pull and nothing is merged.
 func (s *Syncer) Pull(ctx context.Context, r Remote, merge Merger) (*PullReport, error) {
-	unlock, err := s.lock(ctx)
+	m, unlock, err := s.mirror(ctx, r)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	m, err := OpenMirror(MirrorDir(s.Home, r.Name))
-	if err != nil {
-		return nil, err
-	}
 	if err := s.Transport.fetch(ctx, m, r.URL); err != nil {
 		return nil, err
 	}
@@ -273,6 +265,19 @@ func sortedKeys(m map[string]plumbing.Hash) []string {
 }
 
 // lock takes the sync lock of the store, waiting while another sync holds it.
+// mirror takes the sync lock and opens the remote's mirror; unlock releases
+// the lock.
+func (s *Syncer) mirror(ctx context.Context, r Remote) (m *Mirror, unlock func(), err error) {
+	if unlock, err = s.lock(ctx); err != nil {
+		return nil, nil, err
+	}
+	if m, err = OpenMirror(MirrorDir(s.Home, r.Name)); err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	return m, unlock, nil
+}
+
 func (s *Syncer) lock(ctx context.Context) (func(), error) {
 	if err := os.MkdirAll(SyncDir(s.Home), 0o700); err != nil {
 		return nil, fmt.Errorf("gitstore: %w", err)
