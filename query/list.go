@@ -214,16 +214,7 @@ func (req *ListRequest) validatePaging() error {
 	default:
 		return Errorf(CodeInvalidRequest, "content must be full, text or none")
 	}
-	if req.Limit == 0 {
-		req.Limit = DefaultPageLimit
-	}
-	if req.Limit < 1 || req.Limit > MaxPageLimit {
-		return Errorf(CodeInvalidRequest, "limit must be between 1 and %d", MaxPageLimit)
-	}
-	if req.MaxBytes < 0 {
-		return Errorf(CodeInvalidRequest, "max bytes must not be negative")
-	}
-	return nil
+	return checkPage(&req.Limit, req.MaxBytes)
 }
 
 // normList sorts and deduplicates an OR set (nil when empty).

@@ -53,6 +53,21 @@ type Pagination struct {
 // KindSessionTranscript is the kind of SessionPage.
 const KindSessionTranscript = "session_transcript"
 
+// checkPage defaults and checks the size of a page of events: its limit
+// and its byte budget.
+func checkPage(limit *int, maxBytes int) error {
+	if *limit == 0 {
+		*limit = DefaultPageLimit
+	}
+	if *limit < 1 || *limit > MaxPageLimit {
+		return Errorf(CodeInvalidRequest, "limit must be between 1 and %d", MaxPageLimit)
+	}
+	if maxBytes < 0 {
+		return Errorf(CodeInvalidRequest, "max bytes must not be negative")
+	}
+	return nil
+}
+
 func (req *ShowSessionPageRequest) validate() error {
 	if req.Mode == "" {
 		req.Mode = ModeTranscript
@@ -60,14 +75,8 @@ func (req *ShowSessionPageRequest) validate() error {
 	if req.Mode != ModeTranscript && req.Mode != ModeLog {
 		return Errorf(CodeInvalidRequest, "mode must be transcript or log")
 	}
-	if req.Limit == 0 {
-		req.Limit = DefaultPageLimit
-	}
-	if req.Limit < 1 || req.Limit > MaxPageLimit {
-		return Errorf(CodeInvalidRequest, "limit must be between 1 and %d", MaxPageLimit)
-	}
-	if req.MaxBytes < 0 {
-		return Errorf(CodeInvalidRequest, "max bytes must not be negative")
+	if err := checkPage(&req.Limit, req.MaxBytes); err != nil {
+		return err
 	}
 	if req.From < 0 || (req.From > 0 && req.Cursor != "") {
 		return Errorf(CodeInvalidRequest, "from must not be negative nor given with a cursor")
