@@ -25,14 +25,8 @@ func editTOML(path string, data []byte, op Op, s Server, force bool) outcome {
 	if err != nil {
 		return failed(&InvalidConfigError{Path: path, Reason: err.Error()})
 	}
-	res := outcome{state: StateAbsent}
-	if present {
-		res.state = StateConflicting
-		if s.matches(entry) {
-			res.state = StateInstalled
-		}
-	}
-	res = decide(res, op, force, &ConflictError{Path: path, Name: s.Name, Command: commandOf(entry)})
+	res := decide(outcome{state: s.stateOf(entry, present)}, op, force,
+		&ConflictError{Path: path, Name: s.Name, Command: commandOf(entry)})
 	if res.change == changeNone {
 		return res
 	}

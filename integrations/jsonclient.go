@@ -129,7 +129,6 @@ func editJSON(c *Client, path string, data []byte, op Op, s Server, force bool) 
 	if err != nil {
 		return failed(err)
 	}
-	res := outcome{schema: shape.schema, state: StateAbsent}
 	idx := -1
 	if loc.depth == len(shape.container) {
 		i, n := memberIndex(loc.obj, s.Name)
@@ -141,12 +140,9 @@ func editJSON(c *Client, path string, data []byte, op Op, s Server, force bool) 
 	var entry map[string]any
 	if idx >= 0 {
 		entry = decodeMember(loc.obj, idx)
-		res.state = StateConflicting
-		if s.matches(entry) {
-			res.state = StateInstalled
-		}
 	}
-	res = decide(res, op, force, &ConflictError{Path: path, Name: s.Name, Command: commandOf(entry)})
+	res := decide(outcome{schema: shape.schema, state: s.stateOf(entry, idx >= 0)}, op, force,
+		&ConflictError{Path: path, Name: s.Name, Command: commandOf(entry)})
 	if res.change == changeNone {
 		return res
 	}

@@ -106,6 +106,18 @@ func stringList(v any, missingOK bool) ([]string, bool) {
 // matches reports whether a decoded entry runs this server: the same
 // arguments and the same command, or another path to the same binary.
 // Other settings of the entry (env, timeouts, trust) do not matter.
+// stateOf is the state of the entry a client's file holds under s's name
+// (none when !present): absent, ctx's own, or another server's.
+func (s Server) stateOf(entry map[string]any, present bool) State {
+	switch {
+	case !present:
+		return StateAbsent
+	case s.matches(entry):
+		return StateInstalled
+	}
+	return StateConflicting
+}
+
 func (s Server) matches(entry map[string]any) bool {
 	cmd, args, ok := localCommand(entry)
 	if !ok || !slices.Equal(args, s.Args) {
