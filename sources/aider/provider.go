@@ -97,12 +97,7 @@ func FindInRepo(repoDir string) (core.SourceFile, bool) {
 // Parse reads one chat log. It fails only when the file cannot be opened or
 // read; an error for a file that vanished wraps fs.ErrNotExist.
 func (*Provider) Parse(f core.SourceFile) (core.ParseResult, error) {
-	fh, err := regular.Open(f.Path)
-	if err != nil {
-		return core.ParseResult{}, fmt.Errorf("aider: open chat history: %w", err)
-	}
-	defer fh.Close()
-	return ParseReader(fh, f)
+	return regular.Parse(f, "aider: open chat history", ParseReader)
 }
 
 // ParseReader parses a chat log from r; f names it. It is pure (it reads

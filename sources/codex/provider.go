@@ -81,12 +81,7 @@ func isRollout(name string) bool {
 // Parse reads one rollout file. It fails only when the file cannot be opened
 // or read; bad lines are problems.
 func (*Provider) Parse(f core.SourceFile) (core.ParseResult, error) {
-	file, err := regular.Open(f.Path)
-	if err != nil {
-		return core.ParseResult{}, fmt.Errorf("codex: open rollout: %w", err)
-	}
-	defer file.Close()
-	return ParseReader(file, f)
+	return regular.Parse(f, "codex: open rollout", ParseReader)
 }
 
 // ParseReader parses a rollout from r; f names it (its path, root and group

@@ -49,20 +49,17 @@ func (*Provider) Root(env core.Env) string { return Home(env) }
 // workspace.yaml beside it. It fails only when the log cannot be opened or
 // read; an error for a file that vanished wraps fs.ErrNotExist.
 func (*Provider) Parse(f core.SourceFile) (core.ParseResult, error) {
-	fh, err := regular.Open(f.Path)
-	if err != nil {
-		return core.ParseResult{}, fmt.Errorf("copilot: open events: %w", err)
-	}
-	defer fh.Close()
-	ws, problem := readWorkspace(workspacePath(f.Path))
-	res, err := ParseReader(fh, f, ws)
-	if err != nil {
-		return core.ParseResult{}, err
-	}
-	if problem != nil {
-		res.Problems = append(res.Problems, *problem)
-	}
-	return res, nil
+	return regular.Parse(f, "copilot: open events", func(r io.Reader, f core.SourceFile) (core.ParseResult, error) {
+		ws, problem := readWorkspace(workspacePath(f.Path))
+		res, err := ParseReader(r, f, ws)
+		if err != nil {
+			return core.ParseResult{}, err
+		}
+		if problem != nil {
+			res.Problems = append(res.Problems, *problem)
+		}
+		return res, nil
+	})
 }
 
 // ParseReader parses an event log from r with its workspace metadata (nil

@@ -49,18 +49,15 @@ type Workspace struct {
 // projects.json. It fails only when the chat file cannot be opened or read;
 // an error for a file that vanished wraps fs.ErrNotExist.
 func (*Provider) Parse(f core.SourceFile) (core.ParseResult, error) {
-	fh, err := regular.Open(f.Path)
-	if err != nil {
-		return core.ParseResult{}, fmt.Errorf("gemini: open chat: %w", err)
-	}
-	defer fh.Close()
-	ws, problems := resolveWorkspace(f.Path)
-	res, err := ParseReader(fh, f, ws)
-	if err != nil {
-		return core.ParseResult{}, err
-	}
-	res.Problems = append(res.Problems, problems...)
-	return res, nil
+	return regular.Parse(f, "gemini: open chat", func(r io.Reader, f core.SourceFile) (core.ParseResult, error) {
+		ws, problems := resolveWorkspace(f.Path)
+		res, err := ParseReader(r, f, ws)
+		if err != nil {
+			return core.ParseResult{}, err
+		}
+		res.Problems = append(res.Problems, problems...)
+		return res, nil
+	})
 }
 
 // ParseReader parses a chat from r: a whole JSON document when f.Path ends

@@ -47,6 +47,19 @@ func ReadFile(path string) ([]byte, error) {
 	return io.ReadAll(f)
 }
 
+// Parse opens f's file as Open does and hands it to parse, the parser of
+// one provider. An error opening it is prefixed with what ("codex: open
+// rollout"), so that one for a file that vanished still wraps
+// fs.ErrNotExist.
+func Parse(f core.SourceFile, what string, parse func(io.Reader, core.SourceFile) (core.ParseResult, error)) (core.ParseResult, error) {
+	fh, err := Open(f.Path)
+	if err != nil {
+		return core.ParseResult{}, fmt.Errorf("%s: %w", what, err)
+	}
+	defer fh.Close()
+	return parse(fh, f)
+}
+
 // Check reports, as Open would, whether path is a regular file that can be
 // opened, for callers that hand the path to another opener (SQLite).
 func Check(path string) error {
