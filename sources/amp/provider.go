@@ -15,6 +15,7 @@ import (
 	"ctx/core"
 	"ctx/sources/jsonx"
 	"ctx/sources/regular"
+	"ctx/sources/walk"
 )
 
 // ProviderAmp is the provider id.
@@ -38,15 +39,7 @@ func (*Provider) Name() string { return ProviderAmp }
 
 // DataDir returns Amp's data directory: $XDG_DATA_HOME/amp, else
 // <home>/.local/share/amp ("" when neither is known).
-func DataDir(env core.Env) string {
-	if x := env.Get("XDG_DATA_HOME"); x != "" {
-		return filepath.Join(x, "amp")
-	}
-	if env.Home == "" {
-		return ""
-	}
-	return filepath.Join(env.Home, ".local", "share", "amp")
-}
+func DataDir(env core.Env) string { return walk.DataDir(env, "amp") }
 
 // Root returns the directory Amp keeps its history in (sources.Rooted).
 func (*Provider) Root(env core.Env) string { return DataDir(env) }

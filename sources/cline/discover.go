@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"ctx/core"
+	"ctx/sources/walk"
 )
 
 // editors are the VS Code-family editors whose user data dirs are searched.
@@ -58,18 +59,7 @@ func (p *Provider) storageDirs(env core.Env) []string {
 
 // Root returns the extension's storage dir of the first editor that has
 // one, else that of VS Code (sources.Rooted).
-func (p *Provider) Root(env core.Env) string {
-	dirs := p.storageDirs(env)
-	for _, d := range dirs {
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			return d
-		}
-	}
-	if len(dirs) == 0 {
-		return ""
-	}
-	return dirs[0]
-}
+func (p *Provider) Root(env core.Env) string { return walk.FirstDir(p.storageDirs(env)) }
 
 // Discover lists the tasks of the extension in every editor's storage,
 // sorted by path. Missing directories are not problems; unreadable ones

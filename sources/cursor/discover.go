@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"ctx/core"
+	"ctx/sources/walk"
 )
 
 // dbName is the file name of Cursor's databases.
@@ -37,18 +38,7 @@ func userDirs(env core.Env) []string {
 
 // Root returns the Cursor user directory that exists, else the first
 // candidate (sources.Rooted); "" when no home is known.
-func (*Provider) Root(env core.Env) string {
-	dirs := userDirs(env)
-	for _, d := range dirs {
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			return d
-		}
-	}
-	if len(dirs) == 0 {
-		return ""
-	}
-	return dirs[0]
-}
+func (*Provider) Root(env core.Env) string { return walk.FirstDir(userDirs(env)) }
 
 // Discover lists the global and per-workspace state.vscdb databases of
 // every Cursor user directory, sorted by path. Missing directories are not

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"ctx/core"
+	"ctx/sources/walk"
 )
 
 // DBEnv names OpenCode's database override: an absolute path, or a path
@@ -22,15 +23,7 @@ const mainDB = "opencode.db"
 
 // DataDir returns OpenCode's data directory: $XDG_DATA_HOME/opencode, else
 // <home>/.local/share/opencode, else "".
-func DataDir(env core.Env) string {
-	if x := env.Get("XDG_DATA_HOME"); x != "" {
-		return filepath.Join(x, "opencode")
-	}
-	if env.Home == "" {
-		return ""
-	}
-	return filepath.Join(env.Home, ".local", "share", "opencode")
-}
+func DataDir(env core.Env) string { return walk.DataDir(env, "opencode") }
 
 // Discover lists the databases of the data directory, the database named by
 // $OPENCODE_DB, and the sessions of its legacy storage/ directory that

@@ -2,10 +2,10 @@ package reported
 
 import (
 	"os"
-	"path/filepath"
 	"strconv"
 
 	"ctx/core"
+	"ctx/store"
 )
 
 // Source reads the inbox as the history of provider ctx-reported.
@@ -19,15 +19,7 @@ func (*Source) Name() string { return Provider }
 
 // CtxHome resolves $CTX_HOME from env the way the store does:
 // $CTX_HOME, else $XDG_DATA_HOME/ctx, else ~/.local/share/ctx.
-func CtxHome(env core.Env) string {
-	if h := env.Get("CTX_HOME"); h != "" {
-		return h
-	}
-	if x := env.Get("XDG_DATA_HOME"); x != "" {
-		return filepath.Join(x, "ctx")
-	}
-	return filepath.Join(env.Home, ".local", "share", "ctx")
-}
+func CtxHome(env core.Env) string { return store.Home(env.Get, env.Home) }
 
 // Root is the inbox directory.
 func (*Source) Root(env core.Env) string { return InboxDir(CtxHome(env)) }

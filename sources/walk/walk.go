@@ -7,9 +7,37 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"ctx/core"
 )
+
+// DataDir is an application's data directory: $XDG_DATA_HOME/name, else
+// <home>/.local/share/name ("" when neither is known).
+func DataDir(env core.Env, name string) string {
+	if x := env.Get("XDG_DATA_HOME"); x != "" {
+		return filepath.Join(x, name)
+	}
+	if env.Home == "" {
+		return ""
+	}
+	return filepath.Join(env.Home, ".local", "share", name)
+}
+
+// FirstDir returns the first of dirs that is a directory, else the first
+// of them ("" when there are none): the root of a provider whose history
+// may be in one of several places.
+func FirstDir(dirs []string) string {
+	for _, d := range dirs {
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			return d
+		}
+	}
+	if len(dirs) == 0 {
+		return ""
+	}
+	return dirs[0]
+}
 
 // Dirs lists directories for one provider's discovery and keeps the
 // problems it meets.
