@@ -104,6 +104,16 @@ func errNoStore() error {
 	return query.Errorf(query.CodeNoHistory, "nothing has been imported yet: run ctx import")
 }
 
+// readValue is read for a read that answers one value.
+func readValue[T any](ctx context.Context, a *App, fn func(*query.Reader) (T, error)) (T, error) {
+	var out T
+	err := a.read(ctx, func(r *query.Reader) (err error) {
+		out, err = fn(r)
+		return err
+	})
+	return out, err
+}
+
 // read pins the active generation for one call: the pooled Reader when the
 // App keeps one, else a Reader opened and closed around fn.
 func (a *App) read(ctx context.Context, fn func(*query.Reader) error) error {

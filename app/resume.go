@@ -13,12 +13,7 @@ type Resume = query.Resume
 // Resume builds the resume command of the session arg names (a session
 // id, an event id, a unique ses_ prefix or the agent's native id).
 func (a *App) Resume(ctx context.Context, arg string) (*Resume, error) {
-	var out *Resume
-	err := a.read(ctx, func(r *query.Reader) (err error) {
-		out, err = r.Resume(arg)
-		return err
-	})
-	return out, err
+	return readValue(ctx, a, func(r *query.Reader) (*Resume, error) { return r.Resume(arg) })
 }
 
 // ShellQuote joins words as a POSIX shell reads them back.

@@ -70,12 +70,7 @@ func (a *App) search(ctx context.Context, req SearchRequest, so SemanticOptions)
 
 // readSearch searches the active generation, waking no one.
 func (a *App) readSearch(ctx context.Context, req SearchRequest, so SemanticOptions) (*SearchResult, error) {
-	var out *SearchResult
-	err := a.read(ctx, func(r *query.Reader) (err error) {
-		out, err = r.SearchWith(ctx, req, so)
-		return err
-	})
-	return out, err
+	return readValue(ctx, a, func(r *query.Reader) (*SearchResult, error) { return r.SearchWith(ctx, req, so) })
 }
 
 // SemanticOptions returns the semantic options of a search in mode: the

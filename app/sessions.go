@@ -34,12 +34,7 @@ const (
 // ListSessions returns one page of the sessions the request selects, in
 // its sort order. Continue with the page's NextCursor and the same request.
 func (a *App) ListSessions(ctx context.Context, req SessionsRequest) (*SessionList, error) {
-	var out *SessionList
-	err := a.Pinned(ctx, func(p *Pinned) (err error) {
-		out, err = p.ListSessions(ctx, req)
-		return err
-	})
-	return out, err
+	return pinnedValue(ctx, a, func(p *Pinned) (*SessionList, error) { return p.ListSessions(ctx, req) })
 }
 
 // ListSessions is App.ListSessions on the pinned generation.
@@ -76,12 +71,7 @@ func (p *Pinned) ResolveSession(ctx context.Context, arg string) (core.SessionID
 // SessionRow returns the list row of the session arg names (any form
 // ResolveSession takes).
 func (a *App) SessionRow(ctx context.Context, arg string) (*SessionRow, error) {
-	var out *SessionRow
-	err := a.Pinned(ctx, func(p *Pinned) (err error) {
-		out, err = p.SessionRow(ctx, arg)
-		return err
-	})
-	return out, err
+	return pinnedValue(ctx, a, func(p *Pinned) (*SessionRow, error) { return p.SessionRow(ctx, arg) })
 }
 
 // SessionRow is App.SessionRow on the pinned generation.

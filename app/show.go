@@ -48,17 +48,22 @@ func (a *App) Pinned(ctx context.Context, fn func(*Pinned) error) error {
 	return a.read(ctx, func(r *query.Reader) error { return fn(&Pinned{r: r}) })
 }
 
+// pinnedValue is Pinned for a read that answers one value.
+func pinnedValue[T any](ctx context.Context, a *App, fn func(*Pinned) (T, error)) (T, error) {
+	var out T
+	err := a.Pinned(ctx, func(p *Pinned) (err error) {
+		out, err = fn(p)
+		return err
+	})
+	return out, err
+}
+
 // Generation is the pinned generation's reference.
 func (p *Pinned) Generation() query.GenerationRef { return p.r.Ref() }
 
 // ShowSession reads a session's events selected by mode.
 func (a *App) ShowSession(ctx context.Context, id string, opts ShowSessionOptions) (*Transcript, error) {
-	var out *Transcript
-	err := a.Pinned(ctx, func(p *Pinned) (err error) {
-		out, err = p.ShowSession(ctx, id, opts)
-		return err
-	})
-	return out, err
+	return pinnedValue(ctx, a, func(p *Pinned) (*Transcript, error) { return p.ShowSession(ctx, id, opts) })
 }
 
 // ShowSession reads a session's events selected by mode.
@@ -99,12 +104,7 @@ func (p *Pinned) ShowSession(ctx context.Context, id string, opts ShowSessionOpt
 // header, without holding them (ctx show session --format jsonl and text).
 func (a *App) StreamSession(ctx context.Context, req query.ShowSessionRequest, header func(*query.SessionInfo) error,
 	emit func(*core.Event) error) (*query.Completion, error) {
-	var done *query.Completion
-	err := a.Pinned(ctx, func(p *Pinned) (err error) {
-		done, err = p.StreamSession(ctx, req, header, emit)
-		return err
-	})
-	return done, err
+	return pinnedValue(ctx, a, func(p *Pinned) (*query.Completion, error) { return p.StreamSession(ctx, req, header, emit) })
 }
 
 // StreamSession is App.StreamSession on the pinned generation.
@@ -128,12 +128,7 @@ func (a *App) ShowEvent(ctx context.Context, id string, before, after int) (*Eve
 	if before < 0 || after < 0 || before > query.MaxWindow || after > query.MaxWindow {
 		return nil, query.Errorf(query.CodeInvalidRequest, "before, after and window must be between 0 and %d", query.MaxWindow)
 	}
-	var out *EventView
-	err := a.read(ctx, func(r *query.Reader) (err error) {
-		out, err = r.ShowEvent(id, before, after)
-		return err
-	})
-	return out, err
+	return readValue(ctx, a, func(r *query.Reader) (*EventView, error) { return r.ShowEvent(id, before, after) })
 }
 
 // ListRequest selects the events of ListEvents.
@@ -145,12 +140,7 @@ type EventRangePage = query.EventRangePage
 // ListEvents returns one page of events (ctx list events, MCP
 // query_events). Continue with the page's NextCursor and the same request.
 func (a *App) ListEvents(ctx context.Context, req ListRequest) (*EventRangePage, error) {
-	var out *EventRangePage
-	err := a.Pinned(ctx, func(p *Pinned) (err error) {
-		out, err = p.ListEvents(ctx, req)
-		return err
-	})
-	return out, err
+	return pinnedValue(ctx, a, func(p *Pinned) (*EventRangePage, error) { return p.ListEvents(ctx, req) })
 }
 
 // ListEvents is App.ListEvents on the pinned generation.

@@ -82,10 +82,5 @@ func notedCommits(ctx context.Context, req TimelineRequest) ([]TimelineCommit, e
 
 // Stats counts the selected sessions per agent, period and model.
 func (a *App) Stats(ctx context.Context, req StatsRequest) (*Stats, error) {
-	var out *Stats
-	err := a.read(ctx, func(r *query.Reader) (err error) {
-		out, err = r.Stats(req)
-		return err
-	})
-	return out, err
+	return readValue(ctx, a, func(r *query.Reader) (*Stats, error) { return r.Stats(req) })
 }
