@@ -1,10 +1,7 @@
 package mcp
 
 import (
-	"context"
-
 	"ctx/app"
-	"ctx/bearer"
 	"ctx/sources/reported"
 )
 
@@ -54,16 +51,5 @@ type ingestContextInput struct {
 
 func ingestContextTool() toolDef {
 	return defineWriteTool[ingestContextInput, app.SaveResult]("ingest_context", "Ingest a session digest",
-		ingestContextDescription, nil, runIngestContext)
-}
-
-func runIngestContext(ctx context.Context, s *Server, raw []byte) (*reply, error) {
-	if err := requireScope(ctx, s, bearer.ScopeWrite, "ingest_context"); err != nil {
-		return nil, err
-	}
-	res, err := s.handoff.Ingest(s.caller(ctx), raw)
-	if err != nil {
-		return nil, err
-	}
-	return respond(res, renderSave(res))
+		ingestContextDescription, nil, runReport("ingest_context", (*app.Handoff).Ingest))
 }

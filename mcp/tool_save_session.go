@@ -39,18 +39,23 @@ type saveSessionInput struct {
 
 func saveSessionTool() toolDef {
 	return defineWriteTool[saveSessionInput, app.SaveResult]("save_session", "Save this session", saveSessionDescription,
-		nil, runSaveSession)
+		nil, runReport("save_session", (*app.Handoff).SaveSession))
 }
 
-func runSaveSession(ctx context.Context, s *Server, raw []byte) (*reply, error) {
-	if err := requireScope(ctx, s, bearer.ScopeWrite, "save_session"); err != nil {
-		return nil, err
+// runReport runs a tool that reports a session to the inbox (save_session,
+// ingest_context) with the use case that reads its arguments.
+func runReport(tool string,
+	report func(*app.Handoff, app.Caller, []byte) (*app.SaveResult, error)) func(context.Context, *Server, []byte) (*reply, error) {
+	return func(ctx context.Context, s *Server, raw []byte) (*reply, error) {
+		if err := requireScope(ctx, s, bearer.ScopeWrite, tool); err != nil {
+			return nil, err
+		}
+		res, err := report(s.handoff, s.caller(ctx), raw)
+		if err != nil {
+			return nil, err
+		}
+		return respond(res, renderSave(res))
 	}
-	res, err := s.handoff.SaveSession(s.caller(ctx), raw)
-	if err != nil {
-		return nil, err
-	}
-	return respond(res, renderSave(res))
 }
 
 func renderSave(r *app.SaveResult) string {
