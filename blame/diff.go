@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"iter"
 	"strconv"
 	"strings"
 )
@@ -176,6 +177,17 @@ func (a *Added) intersect(b *Added) {
 	}
 }
 
+// outputLines yields the lines of git's output as bufio.ScanLines cuts
+// them (no newline, no trailing carriage return), up to 64 MiB a line.
+func outputLines(out string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		sc := bufio.NewScanner(strings.NewReader(out))
+		sc.Buffer(make([]byte, 64*1024), 64<<20)
+		for sc.Scan() && yield(sc.Text()) {
+		}
+	}
+}
+
 // parseDiff reads the added lines of a -U0 diff.
 func parseDiff(out string) *Added {
 	a := &Added{Files: map[string][]Line{}, Binary: map[string]bool{}, Removed: map[string][][]string{},
@@ -183,10 +195,7 @@ func parseDiff(out string) *Added {
 	var path, oldPath string
 	var h *diffHunk
 	next, header, run := 0, false, -1
-	sc := bufio.NewScanner(strings.NewReader(out))
-	sc.Buffer(make([]byte, 64*1024), 64<<20)
-	for sc.Scan() {
-		l := sc.Text()
+	for l := range outputLines(out) {
 		switch {
 		case strings.HasPrefix(l, "diff --git "):
 			path, oldPath, header, h = "", "", true, nil

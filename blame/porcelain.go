@@ -1,7 +1,6 @@
 package blame
 
 import (
-	"bufio"
 	"strconv"
 	"strings"
 )
@@ -27,10 +26,7 @@ func parsePorcelain(out string) []BlamedLine {
 	paths := map[string]string{}
 	boundary := map[string]bool{}
 	var cur *BlamedLine
-	sc := bufio.NewScanner(strings.NewReader(out))
-	sc.Buffer(make([]byte, 64*1024), 64<<20)
-	for sc.Scan() {
-		l := sc.Text()
+	for l := range outputLines(out) {
 		switch {
 		case strings.HasPrefix(l, "\t"):
 			if cur != nil {

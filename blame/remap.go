@@ -1,7 +1,6 @@
 package blame
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"slices"
@@ -140,10 +139,7 @@ func parseMaps(out string) map[string]*fileMap {
 		}
 		cur = nil
 	}
-	sc := bufio.NewScanner(strings.NewReader(out))
-	sc.Buffer(make([]byte, 64*1024), 64<<20)
-	for sc.Scan() {
-		l := sc.Text()
+	for l := range outputLines(out) {
 		switch {
 		case strings.HasPrefix(l, "diff --git "):
 			flush()
