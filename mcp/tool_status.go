@@ -2,8 +2,10 @@ package mcp
 
 import (
 	"context"
+	"maps"
+	"slices"
+
 	"ctx/app"
-	"sort"
 )
 
 const statusDescription = "Report the state of the local ctx history store: the active generation " +
@@ -50,11 +52,7 @@ func renderStatus(out *StatusOutput) string {
 		}
 		t.linef("Source %s: %d files, %d sessions, %d events.", name, src.Files, src.Sessions, src.Events)
 	}
-	codes := make([]string, 0, len(out.Problems))
-	for c := range out.Problems {
-		codes = append(codes, c)
-	}
-	sort.Strings(codes)
+	codes := slices.Sorted(maps.Keys(out.Problems))
 	for _, c := range codes {
 		t.linef("Problem %s: %d (the good records were imported).", c, out.Problems[c])
 	}

@@ -3,7 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -106,11 +107,7 @@ func printImport(env *Env, rep *ingest.Report, out importOutput) {
 		}
 	}
 	if len(out.Problems) > 0 {
-		codes := make([]string, 0, len(out.Problems))
-		for c := range out.Problems {
-			codes = append(codes, c)
-		}
-		sort.Strings(codes)
+		codes := slices.Sorted(maps.Keys(out.Problems))
 		fmt.Fprint(w, "Problems (skipped, everything else imported):")
 		for _, c := range codes {
 			fmt.Fprintf(w, " %s=%d", c, out.Problems[c])

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -136,11 +138,7 @@ func printStatus(env *Env, st *query.Status) {
 		fmt.Fprintln(w)
 	}
 	if len(st.Problems) > 0 {
-		codes := make([]string, 0, len(st.Problems))
-		for c := range st.Problems {
-			codes = append(codes, c)
-		}
-		sort.Strings(codes)
+		codes := slices.Sorted(maps.Keys(st.Problems))
 		fmt.Fprintln(w, "Problems (counted by code; the good records were imported):")
 		for _, c := range codes {
 			fmt.Fprintf(w, "  %-16s %d\n", c, st.Problems[c])
