@@ -83,11 +83,15 @@ func (ff *filterFlags) args(env *Env) (query.FilterArgs, error) {
 		Workspace: absDir(env, ff.Workspace), Since: since, Until: until, PrimaryOnly: ff.PrimaryOnly}, nil
 }
 
-// filter parses the flags as a filter of their own.
-func (ff *filterFlags) filter(env *Env) (core.Filter, error) {
+// filter parses the flags as a filter, with what own (when not nil) adds
+// of the command's own filters.
+func (ff *filterFlags) filter(env *Env, own func(*query.FilterArgs)) (core.Filter, error) {
 	args, err := ff.args(env)
 	if err != nil {
 		return core.Filter{}, err
+	}
+	if own != nil {
+		own(&args)
 	}
 	return args.Parse()
 }

@@ -77,18 +77,13 @@ func newListEventsCmd(env *Env, f *format) *cobra.Command {
 }
 
 func (o *listEventsOptions) request(env *Env) (query.ListRequest, error) {
-	args, err := o.args(env)
+	filter, err := o.filter(env, func(a *query.FilterArgs) { a.RootSessions, a.EventTypes = o.RootSessions, o.EventTypes })
 	if err != nil {
 		return query.ListRequest{}, err
 	}
 	scope := o.Scope
 	if len(o.EventTypes) > 0 {
 		scope = ""
-	}
-	args.RootSessions, args.EventTypes = o.RootSessions, o.EventTypes
-	filter, err := args.Parse()
-	if err != nil {
-		return query.ListRequest{}, err
 	}
 	return query.ListRequest{Filter: filter, Scope: scope, Order: o.Order, Content: o.Content, Limit: o.Limit,
 		Cursor: o.Cursor}, nil

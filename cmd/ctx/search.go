@@ -49,20 +49,17 @@ func newSearchCmd(env *Env, f *format) *cobra.Command {
 }
 
 func runSearch(ctx context.Context, env *Env, f *format, opts *searchOptions, q string) error {
-	args, err := opts.args(env)
+	filter, err := opts.filter(env, func(a *query.FilterArgs) {
+		if opts.EventType != "" {
+			a.EventTypes = []string{opts.EventType}
+		}
+	})
 	if err != nil {
 		return err
 	}
 	scope := opts.Scope
 	if opts.EventType != "" {
 		scope = ""
-	}
-	if opts.EventType != "" {
-		args.EventTypes = []string{opts.EventType}
-	}
-	filter, err := args.Parse()
-	if err != nil {
-		return err
 	}
 	req := query.SearchRequest{Query: q, Scope: scope, Filter: filter, Limit: opts.Limit, Mode: opts.Mode}
 	if opts.WeightSet {

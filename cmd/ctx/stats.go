@@ -40,7 +40,7 @@ func runStats(ctx context.Context, env *Env, f *format, opts *statsOptions) erro
 	if opts.Period != app.PeriodDay && opts.Period != app.PeriodWeek {
 		return usagef("--by must be day or week")
 	}
-	filter, err := opts.filter(env)
+	filter, err := opts.filter(env, nil)
 	if err != nil {
 		return err
 	}

@@ -39,7 +39,7 @@ func newTimelineCmd(env *Env, f *format) *cobra.Command {
 }
 
 func runTimeline(ctx context.Context, env *Env, f *format, opts *timelineOptions) error {
-	filter, err := opts.filter(env)
+	filter, err := opts.filter(env, nil)
 	if err != nil {
 		return err
 	}
