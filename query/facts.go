@@ -75,14 +75,8 @@ func (r *Reader) completeFact(f *fact) error {
 		return nil
 	}
 	b := core.NewDigestBuilder(s)
-	for _, ref := range so.Chunks {
-		c, err := r.loadChunk(ref.ID)
-		if err != nil {
-			return err
-		}
-		for k := range c.Events {
-			b.Add(&c.Events[k])
-		}
+	if err := r.walkEvents(so, func(e *core.Event) bool { b.Add(e); return true }); err != nil {
+		return err
 	}
 	f.digest = b.Digest()
 	return nil

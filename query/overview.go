@@ -68,17 +68,15 @@ func (r *Reader) SessionOverview(id core.SessionID) (*SessionOverview, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, ref := range so.Chunks {
-		c, err := r.loadChunk(ref.ID)
-		if err != nil {
-			return nil, err
+	err = r.walkEvents(so, func(e *core.Event) bool {
+		if e.Type == core.TypeCompaction {
+			out.Compactions = append(out.Compactions, CompactionMark{CtxEventID: e.ID.String(), Ordinal: e.Ordinal,
+				Timestamp: e.Timestamp.UTC()})
 		}
-		for k := range c.Events {
-			if e := &c.Events[k]; e.Type == core.TypeCompaction {
-				out.Compactions = append(out.Compactions, CompactionMark{CtxEventID: e.ID.String(), Ordinal: e.Ordinal,
-					Timestamp: e.Timestamp.UTC()})
-			}
-		}
+		return true
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

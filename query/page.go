@@ -199,6 +199,23 @@ func (r *Reader) loadChunk(id objects.ID) (*core.Chunk, error) {
 	return c, wrapObjErr(err)
 }
 
+// walkEvents hands the events of a session object to fn in order, chunk
+// by chunk, read as loadChunk reads them; fn returning false ends the walk.
+func (r *Reader) walkEvents(so *core.SessionObject, fn func(*core.Event) bool) error {
+	for _, ref := range so.Chunks {
+		c, err := r.loadChunk(ref.ID)
+		if err != nil {
+			return err
+		}
+		for k := range c.Events {
+			if !fn(&c.Events[k]) {
+				return nil
+			}
+		}
+	}
+	return nil
+}
+
 // frontiers caches each generation's import frontier by generation id.
 var frontiers sync.Map
 

@@ -293,20 +293,16 @@ func (r *Reader) editedIn(f *fact, m *core.Match) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	for _, ref := range so.Chunks {
-		c, err := r.loadChunk(ref.ID)
-		if err != nil {
-			return false, err
-		}
-		for _, e := range c.Events {
-			for _, t := range e.Files {
-				if t.Op != core.OpRead && m.File(t.Path) {
-					return true, nil
-				}
+	edited := false
+	err = r.walkEvents(so, func(e *core.Event) bool {
+		for _, t := range e.Files {
+			if t.Op != core.OpRead && m.File(t.Path) {
+				edited = true
 			}
 		}
-	}
-	return false, nil
+		return !edited
+	})
+	return edited, err
 }
 
 func sortFacts(fs []*fact, by string, reverse bool) {
