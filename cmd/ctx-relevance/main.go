@@ -109,6 +109,22 @@ func measure(ctx context.Context, fx, dir string, set *relevance.Set, dump strin
 	if err != nil {
 		return nil, err
 	}
+	return evaluate(ctx, st, set, dump)
+}
+
+// remeasure imports the first store's history again into a new store and
+// evaluates the set there.
+func remeasure(ctx context.Context, first *relevance.Store, ctxHome string, set *relevance.Set) (*measured, error) {
+	st, err := relevance.Import(ctx, first.Home, ctxHome)
+	if err != nil {
+		return nil, err
+	}
+	return evaluate(ctx, st, set, "")
+}
+
+// evaluate evaluates the set on a store, first dumping its index to dump
+// when one is named.
+func evaluate(ctx context.Context, st *relevance.Store, set *relevance.Set, dump string) (*measured, error) {
 	r, err := query.Open(st.CtxHome)
 	if err != nil {
 		return nil, err
@@ -127,25 +143,6 @@ func measure(ctx context.Context, fx, dir string, set *relevance.Set, dump strin
 			return nil, err
 		}
 	}
-	rep, err := relevance.EvaluateWith(ctx, r, set, opts)
-	if err != nil {
-		return nil, err
-	}
-	return &measured{rep: rep, events: st.Events, store: st}, nil
-}
-
-// remeasure imports the first store's history again into a new store and
-// evaluates the set there.
-func remeasure(ctx context.Context, first *relevance.Store, ctxHome string, set *relevance.Set) (*measured, error) {
-	st, err := relevance.Import(ctx, first.Home, ctxHome)
-	if err != nil {
-		return nil, err
-	}
-	r, err := query.Open(st.CtxHome)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
 	rep, err := relevance.EvaluateWith(ctx, r, set, opts)
 	if err != nil {
 		return nil, err
