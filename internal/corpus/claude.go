@@ -93,17 +93,29 @@ func (s *claudeSess) pre(withPrompt bool) {
 	e.strOrNull("parentUuid", s.parent)
 	e.bool("isSidechain", s.side)
 	if !s.ver.modern {
-		e.str("userType", "external")
-		e.str("cwd", s.cwd)
-		e.str("sessionId", s.sessionID)
-		e.str("version", s.ver.name)
-		e.str("gitBranch", s.branch)
+		s.origin(false)
 	} else if withPrompt && s.promptID != "" {
 		e.str("promptId", s.promptID)
 	}
 	if s.agentID != "" {
 		e.str("agentId", s.agentID)
 	}
+}
+
+// origin writes where the record comes from: the user type, the entry
+// point (modern versions write it), the working directory, the session,
+// the version and the branch. Older versions write these before the
+// body, modern ones after it.
+func (s *claudeSess) origin(entrypoint bool) {
+	e := &s.e
+	e.str("userType", "external")
+	if entrypoint {
+		e.str("entrypoint", s.entry)
+	}
+	e.str("cwd", s.cwd)
+	e.str("sessionId", s.sessionID)
+	e.str("version", s.ver.name)
+	e.str("gitBranch", s.branch)
 }
 
 // stamp writes a new uuid and the timestamp and makes the record the
@@ -120,12 +132,7 @@ func (s *claudeSess) stampID(u string) {
 func (s *claudeSess) post() {
 	e := &s.e
 	if s.ver.modern {
-		e.str("userType", "external")
-		e.str("entrypoint", s.entry)
-		e.str("cwd", s.cwd)
-		e.str("sessionId", s.sessionID)
-		e.str("version", s.ver.name)
-		e.str("gitBranch", s.branch)
+		s.origin(true)
 		if s.slug != "" {
 			e.str("slug", s.slug)
 		}

@@ -139,11 +139,7 @@ func (s *claudeSess) compact() {
 	e.str("logicalParentUuid", logical)
 	e.bool("isSidechain", s.side)
 	if !s.ver.modern {
-		e.str("userType", "external")
-		e.str("cwd", s.cwd)
-		e.str("sessionId", s.sessionID)
-		e.str("version", s.ver.name)
-		e.str("gitBranch", s.branch)
+		s.origin(false)
 	}
 	e.str("type", "system")
 	e.str("subtype", "compact_boundary")
