@@ -68,19 +68,14 @@ func runQueryEvents(ctx context.Context, s *Server, in *queryEventsInput) (*repl
 	if err != nil {
 		return nil, err
 	}
-	var rep *reply
-	err = s.app.Pinned(ctx, func(p *app.Pinned) (err error) {
-		rep, err = fitPage(func(maxBytes int) (any, int, string, error) {
-			req.MaxBytes = maxBytes
-			page, err := p.ListEvents(ctx, req)
-			if err != nil {
-				return nil, 0, "", err
-			}
-			return page, len(page.Events), renderEventRange(page), nil
-		})
-		return err
+	return s.fitPinnedPage(ctx, func(p *app.Pinned, maxBytes int) (any, int, string, error) {
+		req.MaxBytes = maxBytes
+		page, err := p.ListEvents(ctx, req)
+		if err != nil {
+			return nil, 0, "", err
+		}
+		return page, len(page.Events), renderEventRange(page), nil
 	})
-	return rep, err
 }
 
 // listRequest checks the MCP-only rules and maps the arguments.

@@ -59,19 +59,14 @@ func runShowSession(ctx context.Context, s *Server, in *showSessionInput) (*repl
 		}
 		req.Cursor = *in.Cursor
 	}
-	var rep *reply
-	err := s.app.Pinned(ctx, func(p *app.Pinned) (err error) {
-		rep, err = fitPage(func(maxBytes int) (any, int, string, error) {
-			req.MaxBytes = maxBytes
-			page, err := p.ShowSession(ctx, in.CtxSessionID, req)
-			if err != nil {
-				return nil, 0, "", err
-			}
-			return page, len(page.Events), renderSessionPage(page), nil
-		})
-		return err
+	return s.fitPinnedPage(ctx, func(p *app.Pinned, maxBytes int) (any, int, string, error) {
+		req.MaxBytes = maxBytes
+		page, err := p.ShowSession(ctx, in.CtxSessionID, req)
+		if err != nil {
+			return nil, 0, "", err
+		}
+		return page, len(page.Events), renderSessionPage(page), nil
 	})
-	return rep, err
 }
 
 // checkCursorShape rejects what cannot be a cursor: empty, too long, or
@@ -87,6 +82,18 @@ func checkCursorShape(c string) error {
 // pageBudget is the first byte budget of a page's structured content: the
 // response limit less the envelope and the largest text fallback.
 const pageBudget = MaxResponseBytes - envelopeReserve - maxTextBytes - 1024
+
+// fitPinnedPage is fitPage on one pinned generation: every read of the
+// page, at whatever budget, sees the same generation.
+func (s *Server) fitPinnedPage(ctx context.Context,
+	read func(p *app.Pinned, maxBytes int) (any, int, string, error)) (*reply, error) {
+	var rep *reply
+	err := s.app.Pinned(ctx, func(p *app.Pinned) (err error) {
+		rep, err = fitPage(func(maxBytes int) (any, int, string, error) { return read(p, maxBytes) })
+		return err
+	})
+	return rep, err
+}
 
 // fitPage reads a page within the response budget. read returns the page,
 // its event count and its text fallback for a structured-content budget;
