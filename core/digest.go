@@ -1,6 +1,7 @@
 package core
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -85,6 +86,7 @@ type DigestBuilder struct {
 	d      Digest
 	seen   map[string]bool
 	models map[string]bool
+	later  bool // the session comes at the end (DigestFor)
 }
 
 // NewDigestBuilder starts the digest of s.
@@ -97,6 +99,31 @@ func NewDigestBuilder(s *Session) *DigestBuilder {
 	b := &DigestBuilder{d: d, seen: map[string]bool{}, models: map[string]bool{}}
 	b.model(s.Model)
 	return b
+}
+
+// NewLaterDigestBuilder starts a digest whose session is known only once
+// its events are counted, for a caller that reads the session as it
+// streams: DigestFor then gives what Summarize gives.
+func NewLaterDigestBuilder() *DigestBuilder {
+	return &DigestBuilder{seen: map[string]bool{}, models: map[string]bool{}, later: true}
+}
+
+// DigestFor returns the digest of s, counted by a NewLaterDigestBuilder.
+func (b *DigestBuilder) DigestFor(s *Session) *Digest {
+	d := b.d
+	d.NativeID, d.Parent, d.Subagent = s.NativeID, s.ParentSessionID, s.IsSubagent
+	d.SourceRoot, d.SourceGroup = s.Source.Root, s.Source.Group
+	if t := clipTitle(s.Title); t != "" {
+		d.Title, d.TitleSource = t, TitleFromAgent
+	}
+	// The session's model comes first, as NewDigestBuilder counts it.
+	d.Models = nil
+	for _, m := range append([]string{s.Model}, b.d.Models...) {
+		if m != "" && !slices.Contains(d.Models, m) && len(d.Models) < DigestMaxModels {
+			d.Models = append(d.Models, m)
+		}
+	}
+	return &d
 }
 
 // Add counts one event.
@@ -141,7 +168,11 @@ func (b *DigestBuilder) Add(e *Event) {
 }
 
 func (b *DigestBuilder) model(m string) {
-	if m == "" || b.models[m] || len(b.d.Models) >= DigestMaxModels {
+	limit := DigestMaxModels
+	if b.later {
+		limit++ // one may be the session's own, which DigestFor puts first
+	}
+	if m == "" || b.models[m] || len(b.d.Models) >= limit {
 		return
 	}
 	b.models[m] = true

@@ -354,6 +354,23 @@ type ParsedSession struct {
 // start/end times and the event count. Event keys that repeat within the
 // session are disambiguated by occurrence so ids stay unique and stable.
 func (p *ParsedSession) Finalize() {
+	p.FinalizeIdentity()
+	s := &p.Session
+	seen := make(map[string]int, len(p.Events))
+	for i := range p.Events {
+		e := &p.Events[i]
+		key := EventKey(e, i)
+		n := seen[key]
+		seen[key] = n + 1
+		s.FinalizeEvent(e, i, key, n)
+	}
+	s.FinalizeTimes(len(p.Events))
+}
+
+// FinalizeIdentity derives the session's ctx id and its parent and root ids
+// from the native ones: the part of Finalize a streaming parser does once
+// the identity is known, before its first events.
+func (p *ParsedSession) FinalizeIdentity() {
 	s := &p.Session
 	s.ID = NewSessionID(s.Provider, s.NativeID)
 	if p.ParentNativeID != "" {
@@ -368,32 +385,40 @@ func (p *ParsedSession) Finalize() {
 	default:
 		s.RootSessionID = s.ID
 	}
-	seen := make(map[string]int, len(p.Events))
-	for i := range p.Events {
-		e := &p.Events[i]
-		e.Ordinal = i
-		e.SessionID = s.ID
-		key := e.Key
-		if key == "" {
-			key = fmt.Sprintf("#%d", i)
+}
+
+// EventKey is the key Finalize numbers for the event at ordinal i: its own,
+// or "#i" when it has none.
+func EventKey(e *Event, i int) string {
+	if e.Key == "" {
+		return fmt.Sprintf("#%d", i)
+	}
+	return e.Key
+}
+
+// FinalizeEvent gives the event at ordinal i of s its ordinal, session id
+// and id, the id taken from key and the number of earlier events of the
+// session with the same key, and widens s's time range to its timestamp.
+func (s *Session) FinalizeEvent(e *Event, i int, key string, repeats int) {
+	e.Ordinal = i
+	e.SessionID = s.ID
+	if repeats > 0 {
+		key = fmt.Sprintf("%s~%d", key, repeats)
+	}
+	e.ID = NewEventID(s.ID, key)
+	if !e.Timestamp.IsZero() {
+		e.Timestamp = e.Timestamp.UTC()
+		if s.Started.IsZero() || e.Timestamp.Before(s.Started) {
+			s.Started = e.Timestamp
 		}
-		if n := seen[key]; n > 0 {
-			seen[key] = n + 1
-			key = fmt.Sprintf("%s~%d", key, n)
-		} else {
-			seen[key] = 1
-		}
-		e.ID = NewEventID(s.ID, key)
-		if !e.Timestamp.IsZero() {
-			e.Timestamp = e.Timestamp.UTC()
-			if s.Started.IsZero() || e.Timestamp.Before(s.Started) {
-				s.Started = e.Timestamp
-			}
-			if e.Timestamp.After(s.Ended) {
-				s.Ended = e.Timestamp
-			}
+		if e.Timestamp.After(s.Ended) {
+			s.Ended = e.Timestamp
 		}
 	}
+}
+
+// FinalizeTimes ends a Finalize of n events.
+func (s *Session) FinalizeTimes(n int) {
 	s.Started, s.Ended = s.Started.UTC(), s.Ended.UTC()
-	s.EventCount = len(p.Events)
+	s.EventCount = n
 }

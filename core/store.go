@@ -112,34 +112,76 @@ type NewChunk struct {
 // object. prev is the previous version's chunk list (nil for a new session);
 // chunks whose id is unchanged are reported as not new.
 func WriteSession(p objects.Putter, ps *ParsedSession, prev []ChunkRef) (WrittenSession, error) {
+	w := NewChunkWriter(p, ps.Session.ID, prev)
+	var fresh []NewChunk
+	for first := 0; first < len(ps.Events); first += ChunkSize {
+		end := min(first+ChunkSize, len(ps.Events))
+		ref, isNew, err := w.Write(ps.Events[first:end])
+		if err != nil {
+			return WrittenSession{}, err
+		}
+		if isNew {
+			fresh = append(fresh, NewChunk{Ref: ref, Chunk: Chunk{Kind: KindChunk, Session: ps.Session.ID, First: first, Events: ps.Events[first:end]}})
+		}
+	}
+	written, err := w.Finish(&ps.Session, Summarize(&ps.Session, ps.Events))
+	written.NewChunks = fresh
+	return written, err
+}
+
+// ChunkWriter stores a session's chunks as they come, for a caller that
+// streams the session's events: Write each run of ChunkSize events (the
+// last may be shorter), then Finish. WriteSession is the same over events
+// held whole.
+type ChunkWriter struct {
+	p      objects.Putter
+	id     SessionID
+	prev   []ChunkRef
+	old    map[objects.ID]bool
+	chunks []ChunkRef
+	next   int
+}
+
+// NewChunkWriter starts writing the chunks of session id, whose previous
+// version's chunk list is prev (nil for a new session).
+func NewChunkWriter(p objects.Putter, id SessionID, prev []ChunkRef) *ChunkWriter {
 	old := make(map[objects.ID]bool, len(prev))
 	for _, c := range prev {
 		old[c.ID] = true
 	}
-	so := SessionObject{Kind: KindSession, Session: ps.Session}
-	var fresh []NewChunk
-	for first := 0; first < len(ps.Events); first += ChunkSize {
-		end := min(first+ChunkSize, len(ps.Events))
-		ch := Chunk{Kind: KindChunk, Session: ps.Session.ID, First: first, Events: ps.Events[first:end]}
-		data, err := encode(KindChunk, &ch)
-		if err != nil {
-			return WrittenSession{}, err
-		}
-		id, err := p.Put(data)
-		if err != nil {
-			return WrittenSession{}, err
-		}
-		ref := ChunkRef{ID: id, First: first, Count: end - first}
-		so.Chunks = append(so.Chunks, ref)
-		if old[id] {
-			delete(old, id)
-		} else {
-			fresh = append(fresh, NewChunk{Ref: ref, Chunk: ch})
-		}
+	return &ChunkWriter{p: p, id: id, prev: prev, old: old}
+}
+
+// Write stores the next chunk and reports whether the previous version
+// lacked it.
+func (w *ChunkWriter) Write(events []Event) (ChunkRef, bool, error) {
+	ch := Chunk{Kind: KindChunk, Session: w.id, First: w.next, Events: events}
+	data, err := encode(KindChunk, &ch)
+	if err != nil {
+		return ChunkRef{}, false, err
 	}
+	id, err := w.p.Put(data)
+	if err != nil {
+		return ChunkRef{}, false, err
+	}
+	ref := ChunkRef{ID: id, First: w.next, Count: len(events)}
+	w.chunks = append(w.chunks, ref)
+	w.next += len(events)
+	if w.old[id] {
+		delete(w.old, id)
+		return ref, false, nil
+	}
+	return ref, true, nil
+}
+
+// Finish stores the session object of s (finalized, the events written
+// its EventCount) with digest d, and returns what was written; NewChunks
+// is left to the caller, who saw the chunks.
+func (w *ChunkWriter) Finish(s *Session, d *Digest) (WrittenSession, error) {
+	so := SessionObject{Kind: KindSession, Session: *s, Chunks: w.chunks}
 	var replaced []ChunkRef
-	for _, c := range prev {
-		if old[c.ID] {
+	for _, c := range w.prev {
+		if w.old[c.ID] {
 			replaced = append(replaced, c)
 		}
 	}
@@ -147,16 +189,15 @@ func WriteSession(p objects.Putter, ps *ParsedSession, prev []ChunkRef) (Written
 	if err != nil {
 		return WrittenSession{}, err
 	}
-	id, err := p.Put(data)
+	id, err := w.p.Put(data)
 	if err != nil {
 		return WrittenSession{}, err
 	}
-	s := &ps.Session
 	entry := TreeEntry{Session: s.ID, Object: id, Root: s.RootSessionID, Provider: s.Provider,
 		SourceKey: s.Source.Path, Events: s.EventCount, Machine: s.Machine}
 	entry.Fill(s)
-	entry.Digest = Summarize(s, ps.Events)
-	return WrittenSession{Entry: entry, Object: so, NewChunks: fresh, Replaced: replaced}, nil
+	entry.Digest = d
+	return WrittenSession{Entry: entry, Object: so, Replaced: replaced}, nil
 }
 
 // NewTree returns a tree of the entries sorted by session id.

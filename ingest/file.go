@@ -13,16 +13,15 @@ import (
 // sessions stay in the tree.
 func (r *run) importFile(ctx context.Context, j job, docs chan<- index.Doc) error {
 	key := cursorKey(j.file.Provider, j.file.Path)
+	if sp, ok := j.prov.(core.StreamParser); ok && r.opts.Exclude == nil {
+		done, err := r.importFileStream(ctx, j, sp, docs)
+		if done || err != nil {
+			return err
+		}
+	}
 	res, err := j.prov.Parse(j.file)
 	if err != nil {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		r.st.discover = append(r.st.discover, core.Problem{Code: statCode(err), Provider: j.file.Provider, Path: j.file.Path})
-		if c, ok := r.st.cursors[key]; ok && !c.Missing {
-			c.Missing = true
-			r.st.cursors[key] = c
-			r.changedMissing = true
-		}
+		r.parseFailed(j, err)
 		return nil
 	}
 	if len(res.Sessions) == 0 && len(res.Problems) > 0 {
@@ -35,14 +34,7 @@ func (r *run) importFile(ctx context.Context, j job, docs chan<- index.Doc) erro
 		r.st.discover = append(r.st.discover, res.Problems...)
 		return nil
 	}
-	cur := core.FileCursor{Provider: j.file.Provider, Path: j.file.Path, Root: j.file.Root, Group: j.file.Group,
-		Size: j.size, ModTime: j.mtime, Companions: j.companions}
-	for _, p := range res.Problems {
-		if cur.Problems == nil {
-			cur.Problems = map[string]int{}
-		}
-		cur.Problems[p.Code]++
-	}
+	cur := newCursor(j, res.Problems)
 	for i := range res.Sessions {
 		ps := &res.Sessions[i]
 		if r.skipped(&ps.Session) {
@@ -63,12 +55,63 @@ func (r *run) importFile(ctx context.Context, j job, docs chan<- index.Doc) erro
 		cur.Sessions = append(cur.Sessions, ps.Session.ID)
 		cur.Events += len(ps.Events)
 	}
+	r.fileRead(key, cur, res.Problems)
+	return nil
+}
+
+// importFileStream imports j through its streaming parser; done false
+// asks for the whole parse.
+func (r *run) importFileStream(ctx context.Context, j job, sp core.StreamParser, docs chan<- index.Doc) (done bool, err error) {
+	cur := newCursor(j, nil)
+	res, handled, fatal, err := r.importStream(ctx, j, sp, &cur, docs)
+	switch {
+	case !handled:
+		return false, nil
+	case err != nil && fatal:
+		return true, err
+	case err != nil:
+		r.parseFailed(j, err)
+		return true, nil
+	}
+	cur.Problems = newCursor(j, res.Problems).Problems
+	r.fileRead(cursorKey(j.file.Provider, j.file.Path), cur, res.Problems)
+	return true, nil
+}
+
+// newCursor starts the cursor of a file read, counting its problems.
+func newCursor(j job, problems []core.Problem) core.FileCursor {
+	cur := core.FileCursor{Provider: j.file.Provider, Path: j.file.Path, Root: j.file.Root, Group: j.file.Group,
+		Size: j.size, ModTime: j.mtime, Companions: j.companions}
+	for _, p := range problems {
+		if cur.Problems == nil {
+			cur.Problems = map[string]int{}
+		}
+		cur.Problems[p.Code]++
+	}
+	return cur
+}
+
+// fileRead records the cursor and problems of a file read.
+func (r *run) fileRead(key string, cur core.FileCursor, problems []core.Problem) {
 	r.mu.Lock()
 	r.st.cursors[key] = cur
 	r.rep.FilesRead++
-	r.rep.Problems = append(r.rep.Problems, res.Problems...)
+	r.rep.Problems = append(r.rep.Problems, problems...)
 	r.mu.Unlock()
-	return nil
+}
+
+// parseFailed counts a file that could not be read: its previous sessions
+// stay in the tree.
+func (r *run) parseFailed(j job, err error) {
+	key := cursorKey(j.file.Provider, j.file.Path)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.st.discover = append(r.st.discover, core.Problem{Code: statCode(err), Provider: j.file.Provider, Path: j.file.Path})
+	if c, ok := r.st.cursors[key]; ok && !c.Missing {
+		c.Missing = true
+		r.st.cursors[key] = c
+		r.changedMissing = true
+	}
 }
 
 // storeSession stores one parsed session. The same session can come from

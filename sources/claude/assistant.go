@@ -19,6 +19,7 @@ const (
 
 // call is what a tool_use leaves for its tool_result.
 type call struct {
+	at      int // ordinal of the call's event
 	name    string
 	kind    callKind
 	command string
@@ -49,7 +50,7 @@ func (p *parser) assistant(rec *record, ts time.Time, line int) {
 	if id == "" {
 		id = rec.UUID
 	}
-	defer p.noteUsage(id, m.Usage, len(p.events))
+	defer p.noteUsage(id, m.Usage, p.next())
 	if !m.Content.IsList {
 		p.appendText(id, core.TypeMessage, core.RoleAssistant, m.Content.Text, ts, m.Model)
 		return
@@ -89,11 +90,14 @@ func (p *parser) noteUsage(id string, t *core.Tokens, from int) {
 	}
 	u, ok := p.usage[id]
 	if !ok {
+		if p.st != nil && p.st.closed("u", id) {
+			return
+		}
 		u = &usage{at: -1}
 		p.usage[id] = u
 	}
-	u.tokens = *t
-	if u.at < 0 && len(p.events) > from {
+	u.tokens, u.touched = *t, p.next()
+	if u.at < 0 && p.next() > from {
 		u.at = from
 	}
 }
@@ -101,9 +105,9 @@ func (p *parser) noteUsage(id string, t *core.Tokens, from int) {
 // attachUsage gives each message's usage to its first event.
 func (p *parser) attachUsage() {
 	for _, u := range p.usage {
-		if u.at >= 0 && u.at < len(p.events) {
+		if u.at >= 0 && u.at < p.next() {
 			t := u.tokens
-			p.events[u.at].Tokens = &t
+			p.at(u.at).Tokens = &t
 		}
 	}
 }
@@ -114,7 +118,13 @@ func (p *parser) appendText(key string, t core.EventType, role core.Role, text s
 		return
 	}
 	if i, ok := p.merge[key]; ok && key != "" {
-		p.events[i].Text += "\n\n" + text
+		p.at(i).Text += "\n\n" + text
+		if p.st != nil {
+			p.st.bytes += len(text) + 2
+		}
+		return
+	}
+	if p.st != nil && key != "" && p.st.lateMerge(key, p.uuid) {
 		return
 	}
 	i := p.add(core.Event{Timestamp: ts, Role: role, Type: t, Text: text, Model: model, Key: key})
@@ -125,7 +135,7 @@ func (p *parser) appendText(key string, t core.EventType, role core.Role, text s
 
 // toolUse adds a tool_call event, or a command_start for Bash.
 func (p *parser) toolUse(b *block, ts time.Time, model string) {
-	c := &call{name: b.Name, kind: kindTool}
+	c := &call{at: p.next(), name: b.Name, kind: kindTool}
 	ev := core.Event{Timestamp: ts, Role: core.RoleAssistant, Type: core.TypeToolCall,
 		Tool: b.Name, CallID: b.ID, Model: model, Key: b.ID}
 	if kind, ok := interpreted[b.Name]; ok {

@@ -10,10 +10,7 @@ import (
 // a main session) and the agent id of the file.
 func (p *parser) identity() (native, parent, agent string) {
 	path := p.file.Path
-	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	if path == "" {
-		base = ""
-	}
+	base, _ := p.baseName()
 	sid := p.info.sessionID
 	if !p.isSubagent(base) {
 		if sid == "" || (core.IsUUID(base) && base != sid) {
@@ -32,6 +29,16 @@ func (p *parser) identity() (native, parent, agent string) {
 		return base, "", agent
 	}
 	return sid + "/agent-" + agent, sid, agent
+}
+
+// baseName returns the file's name without its extension, and false when
+// the parser was given no path.
+func (p *parser) baseName() (string, bool) {
+	path := p.file.Path
+	if path == "" {
+		return "", false
+	}
+	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), true
 }
 
 // isSubagent reports whether the file is a subagent transcript: it has a

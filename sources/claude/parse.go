@@ -23,14 +23,18 @@ type parser struct {
 	records  int
 	info     sessionInfo
 	usage    map[string]*usage // message id → its token usage
+	base     int               // ordinal of events[0]: earlier events were handed over (stream.go)
+	st       *stream           // nil when the file is parsed whole
+	uuid     string            // uuid of the record being handled
 }
 
 // usage is a message's token usage: Claude Code repeats it on every record
 // of a streamed message (the last is complete), so it is kept per message
 // id and given to the message's first event when the session is built.
 type usage struct {
-	tokens core.Tokens
-	at     int // index of the message's first event, -1 until it has one
+	tokens  core.Tokens
+	at      int // ordinal of the message's first event, -1 until it has one
+	touched int // the next ordinal when it was last noted
 }
 
 // sessionInfo gathers session metadata while reading.
@@ -47,16 +51,33 @@ type sessionInfo struct {
 // only a read error fails the parse. The result holds exactly one finalized
 // session.
 func ParseReader(r io.Reader, f core.SourceFile, meta *SubagentMeta) (core.ParseResult, error) {
-	p := &parser{
+	p := newParser(f, meta)
+	problems, err := p.read(r)
+	if err != nil {
+		return core.ParseResult{}, err
+	}
+	s := p.session()
+	return core.ParseResult{Sessions: []core.ParsedSession{s}, Problems: problems}, nil
+}
+
+func newParser(f core.SourceFile, meta *SubagentMeta) *parser {
+	return &parser{
 		file:  f,
 		meta:  meta,
 		merge: make(map[string]int),
 		calls: make(map[string]*call),
 		seen:  make(map[string]struct{}),
 	}
+}
+
+// read reads every line and returns the file's problems, sorted by line.
+func (p *parser) read(r io.Reader) ([]core.Problem, error) {
 	problems, err := jsonl.Read(r, p.line)
+	if p.st != nil && p.st.err != nil {
+		return nil, p.st.err // the sink's, or ErrParseWhole: not a read error
+	}
 	if err != nil {
-		return core.ParseResult{}, fmt.Errorf("claude: read %s: %w", f.Path, err)
+		return nil, fmt.Errorf("claude: read %s: %w", p.file.Path, err)
 	}
 	problems = append(problems, p.problems...)
 	if p.records == 0 && len(problems) == 0 { // a file of bad lines is not empty: its lines are counted
@@ -64,10 +85,9 @@ func ParseReader(r io.Reader, f core.SourceFile, meta *SubagentMeta) (core.Parse
 	}
 	sort.SliceStable(problems, func(i, j int) bool { return problems[i].Line < problems[j].Line })
 	for i := range problems {
-		problems[i].Provider, problems[i].Path = core.ProviderClaude, f.Path
+		problems[i].Provider, problems[i].Path = core.ProviderClaude, p.file.Path
 	}
-	s := p.session()
-	return core.ParseResult{Sessions: []core.ParsedSession{s}, Problems: problems}, nil
+	return problems, nil
 }
 
 // line handles one valid JSON line.
@@ -78,12 +98,11 @@ func (p *parser) line(l jsonl.Line) error {
 		return nil
 	}
 	p.records++
-	if rec.UUID != "" {
-		if _, dup := p.seen[rec.UUID]; dup {
-			return nil
-		}
-		p.seen[rec.UUID] = struct{}{}
+	if p.dup(rec.UUID) {
+		return nil
 	}
+	p.uuid = rec.UUID
+	_, open := p.merge[rec.UUID]
 	p.note(&rec)
 	ts := p.stamp(rec.Timestamp)
 	switch rec.Type {
@@ -100,18 +119,50 @@ func (p *parser) line(l jsonl.Line) error {
 			p.unknown(&rec, ts, l)
 		}
 	}
-	return nil
+	if p.st == nil {
+		return nil
+	}
+	if !open {
+		// A key that is its record's uuid merges only within the record:
+		// a later record with that uuid is a duplicate (see dup).
+		delete(p.merge, rec.UUID)
+	}
+	return p.drain(false)
+}
+
+// dup reports whether a record's uuid was read before, and notes it.
+func (p *parser) dup(uuid string) bool {
+	if uuid == "" {
+		return false
+	}
+	if p.st != nil {
+		return !p.st.seen.Add(p.st.h.Key("r", uuid))
+	}
+	if _, dup := p.seen[uuid]; dup {
+		return true
+	}
+	p.seen[uuid] = struct{}{}
+	return false
 }
 
 func (p *parser) problem(code string, line int) {
 	p.problems = append(p.problems, core.Problem{Code: code, Line: line})
 }
 
-// add appends an event and returns its index.
+// add appends an event and returns its ordinal.
 func (p *parser) add(e core.Event) int {
 	p.events = append(p.events, e)
-	return len(p.events) - 1
+	if p.st != nil {
+		p.st.added(&e, p.uuid)
+	}
+	return p.next() - 1
 }
+
+// next is the ordinal of the next event.
+func (p *parser) next() int { return p.base + len(p.events) }
+
+// at returns the event of an ordinal not yet handed over.
+func (p *parser) at(i int) *core.Event { return &p.events[i-p.base] }
 
 // stamp parses a record timestamp; records without one (or with a bad one)
 // take the previous record's.
@@ -163,6 +214,15 @@ func latest(dst *string, v string) {
 // session builds the finalized session of the file.
 func (p *parser) session() core.ParsedSession {
 	p.attachUsage()
+	ps := p.shell()
+	ps.Events = p.events
+	ps.Finalize()
+	return ps
+}
+
+// shell is the session of the file as read so far, without its events,
+// its identity finalized.
+func (p *parser) shell() core.ParsedSession {
 	in := &p.info
 	native, parent, agent := p.identity()
 	ps := core.ParsedSession{
@@ -178,12 +238,11 @@ func (p *parser) session() core.ParsedSession {
 		},
 		ParentNativeID: parent,
 		RootNativeID:   parent,
-		Events:         p.events,
 	}
 	if p.meta != nil {
 		ps.Session.AgentType = p.meta.AgentType
 	}
-	ps.Finalize()
+	ps.FinalizeIdentity()
 	return ps
 }
 

@@ -15,7 +15,10 @@ import (
 // Provider discovers and parses Claude Code transcripts.
 type Provider struct{}
 
-var _ core.Provider = (*Provider)(nil)
+var (
+	_ core.Provider     = (*Provider)(nil)
+	_ core.StreamParser = (*Provider)(nil)
+)
 
 // New returns the Claude Code provider.
 func New() *Provider { return &Provider{} }
@@ -44,6 +47,25 @@ func (*Provider) Parse(f core.SourceFile) (core.ParseResult, error) {
 	res, err := ParseReader(fh, f, meta)
 	if err != nil {
 		return core.ParseResult{}, err
+	}
+	if problem != nil {
+		res.Problems = append(res.Problems, *problem)
+	}
+	return res, nil
+}
+
+// ParseStream reads one transcript as Parse does, handing its session to
+// sink a chunk at a time (core.StreamParser).
+func (*Provider) ParseStream(f core.SourceFile, sink core.SessionSink) (core.StreamResult, error) {
+	fh, err := regular.Open(f.Path)
+	if err != nil {
+		return core.StreamResult{}, fmt.Errorf("claude: open transcript: %w", err)
+	}
+	defer fh.Close()
+	meta, problem := readMeta(f.Path)
+	res, err := ParseStreamReader(fh, f, meta, sink)
+	if err != nil {
+		return core.StreamResult{}, err
 	}
 	if problem != nil {
 		res.Problems = append(res.Problems, *problem)

@@ -40,6 +40,9 @@ func (p *parser) user(rec *record, ts time.Time, line int) {
 // call by the tool_use id.
 func (p *parser) toolResult(rec *record, b *block, ts time.Time) {
 	c := p.calls[b.ToolUseID]
+	if c == nil && p.st != nil && b.ToolUseID != "" && p.st.closed("c", b.ToolUseID) {
+		return
+	}
 	if c == nil {
 		c = &call{}
 	}

@@ -1,0 +1,64 @@
+package core
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// A KeySet holds every key added, across spills into sorted runs, and
+// no other.
+func TestKeySet(t *testing.T) {
+	var s KeySet
+	h := NewKeyHasher()
+	const n = 3*keySetRecent + 123
+	for i := range n {
+		if !s.Add(h.Key("k", fmt.Sprint(i))) {
+			t.Fatalf("key %d added twice", i)
+		}
+		if i%1000 == 0 && s.Add(h.Key("k", fmt.Sprint(i/2))) {
+			t.Fatalf("key %d was not kept", i/2)
+		}
+	}
+	if s.Len() != n || len(s.runs) == 0 {
+		t.Fatalf("len %d, %d runs", s.Len(), len(s.runs))
+	}
+	for i := range n {
+		if !s.Has(h.Key("k", fmt.Sprint(i))) {
+			t.Fatalf("key %d lost", i)
+		}
+	}
+	for range 1000 {
+		if s.Has(h.Key("k", fmt.Sprint(n+rand.IntN(1<<30)))) {
+			t.Fatal("a key never added is in the set")
+		}
+	}
+	if h.Key("a", "b") == h.Key("ab") || h.Key("a", "b") != h.Key("a", "b") {
+		t.Fatal("parts are not told apart, or a digest is not stable")
+	}
+}
+
+// A digest counted before its session is known equals Summarize's, the
+// session's model first.
+func TestLaterDigestEqualsSummarize(t *testing.T) {
+	s := &Session{NativeID: "n", Model: "m3", Title: "agent title", Source: SourceRef{Root: "r", Group: "g"}}
+	var evs []Event
+	for i := range 12 {
+		evs = append(evs, Event{Type: TypeMessage, Role: RoleUser, Text: fmt.Sprintf("prompt %d", i),
+			Model: fmt.Sprintf("m%d", i), Timestamp: time.Unix(int64(i), 0),
+			Files: []FileTouch{{Path: fmt.Sprintf("f%d", i%3), Op: OpEdit}}, Tokens: &Tokens{Input: 1}})
+	}
+	for _, title := range []string{"agent title", ""} {
+		s.Title = title
+		b := NewLaterDigestBuilder()
+		for i := range evs {
+			b.Add(&evs[i])
+		}
+		got, want := b.DigestFor(s), Summarize(s, evs)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("title %q:\n got %+v\nwant %+v", title, got, want)
+		}
+	}
+}

@@ -1,0 +1,41 @@
+package core
+
+import "errors"
+
+// StreamParser is implemented by providers that can hand a file's session
+// over while they read it, a chunk of events at a time, so that importing
+// it holds the events in flight rather than all of them (see
+// SessionSink). The result is the one Parse would give: the same session,
+// events, ids and problems.
+type StreamParser interface {
+	// ParseStream reads one file holding one session and sends its events
+	// to sink. It fails as Parse does, with ErrParseWhole when the file
+	// must be read by Parse instead (the sink asked for it, or a record
+	// changed an event already handed over); nothing the sink received is
+	// then to be kept.
+	ParseStream(f SourceFile, sink SessionSink) (StreamResult, error)
+}
+
+// SessionSink receives one session from a StreamParser.
+type SessionSink interface {
+	// Begin is called once the session's identity is known, before its
+	// first events: s has its ctx ids (ParsedSession.FinalizeIdentity)
+	// and the metadata read so far. An error stops the parse with it;
+	// ErrParseWhole makes the caller read the file whole.
+	Begin(s *Session) error
+	// Events receives the next events, finalized (ids, ordinals, session
+	// id), in order: core.ChunkSize at a time but for the last call. The
+	// events are the sink's to keep or change.
+	Events(evs []Event) error
+}
+
+// StreamResult is what ParseStream returns once the file is read: the
+// session finalized (EventCount, Started and Ended included) with no
+// Events, since the sink had them, and the file's problems.
+type StreamResult struct {
+	Session  ParsedSession
+	Problems []Problem
+}
+
+// ErrParseWhole says a file must be read whole, by Parse.
+var ErrParseWhole = errors.New("core: the file must be parsed whole")

@@ -1,0 +1,159 @@
+package ingest_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"ctx/core"
+	"ctx/ingest"
+	"ctx/internal/corpus"
+	sharedfx "ctx/internal/fixtures"
+	"ctx/query"
+	"ctx/refs"
+	"ctx/sources"
+)
+
+// wholeOnly hides a provider's ParseStream: the import parses its files
+// whole, as it did before sessions were streamed.
+type wholeOnly struct{ core.Provider }
+
+// wholeSources is automatic() with every provider parsing whole.
+func wholeSources() []core.Source {
+	var out []core.Source
+	for _, p := range sources.Builtin() {
+		out = append(out, core.Source{Kind: core.KindAutomatic, Provider: wholeOnly{p}})
+	}
+	return out
+}
+
+// sameImport fails unless the two stores hold the same generation: the
+// same tree (so the same session objects, chunk lists, chunks and
+// digests, all named by their content), cursors and tombstones, as many
+// indexed events, and the same answers to searches.
+func sameImport(t *testing.T, streamed, whole string, a, b *ingest.Report) {
+	t.Helper()
+	if a.EventsRead != b.EventsRead || a.EventsIndexed != b.EventsIndexed || a.SessionsWrote != b.SessionsWrote || a.FilesRead != b.FilesRead {
+		t.Fatalf("reports differ: streamed read %d indexed %d sessions %d files %d, whole %d %d %d %d",
+			a.EventsRead, a.EventsIndexed, a.SessionsWrote, a.FilesRead, b.EventsRead, b.EventsIndexed, b.SessionsWrote, b.FilesRead)
+	}
+	if !reflect.DeepEqual(a.Problems, b.Problems) {
+		t.Fatalf("problems differ:\n%v\n%v", a.Problems, b.Problems)
+	}
+	ga, gb := activeGeneration(t, streamed), activeGeneration(t, whole)
+	if ga.Tree != gb.Tree || ga.Cursors != gb.Cursors || !reflect.DeepEqual(ga.Tombstones, gb.Tombstones) ||
+		ga.Number != gb.Number || ga.Events != gb.Events || ga.Sessions != gb.Sessions {
+		t.Fatalf("generations differ:\nstreamed %+v\nwhole    %+v", ga, gb)
+	}
+	docs := func(g *refs.Generation) (n int) {
+		for _, s := range g.Shards {
+			n += s.Docs
+		}
+		return n
+	}
+	if docs(ga) != docs(gb) {
+		t.Fatalf("shards index %d events streamed, %d whole", docs(ga), docs(gb))
+	}
+	for _, q := range []string{"test", "error", "file", "session", "late", "prompt"} {
+		if ha, hb := searchHits(t, streamed, q), searchHits(t, whole, q); !reflect.DeepEqual(ha, hb) {
+			t.Fatalf("search %q: streamed %v, whole %v", q, ha, hb)
+		}
+	}
+}
+
+func searchHits(t *testing.T, store, q string) []string {
+	t.Helper()
+	r, err := query.Open(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	res, err := r.Search(context.Background(), query.SearchRequest{Query: q, Limit: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, h := range res.Results {
+		out = append(out, fmt.Sprintf("%s %.6f", h.CtxEventID, h.Score))
+	}
+	return out
+}
+
+// lateSession writes a Claude Code session whose streamed message gets a
+// block after more events than the parser keeps open, which makes the
+// import parse it whole.
+func lateSession(t *testing.T, home string) {
+	t.Helper()
+	const sid = "0c0c0c0c-1111-2222-3333-444444444444"
+	var b strings.Builder
+	rec := func(s string) { b.WriteString(s + "\n") }
+	asst := func(uuid, text string) string {
+		return `{"type":"assistant","uuid":"` + uuid + `","sessionId":"` + sid + `","message":{"id":"msg_late","model":"m","content":[{"type":"text","text":"` + text + `"}],"usage":{"input_tokens":1,"output_tokens":2}}}`
+	}
+	rec(asst("a0", "early part"))
+	for i := range 1500 {
+		rec(fmt.Sprintf(`{"type":"user","uuid":"u%d","sessionId":"%s","cwd":"/w","message":{"role":"user","content":"prompt %d"}}`, i, sid, i))
+	}
+	rec(asst("a1", "late part"))
+	dir := filepath.Join(home, ".claude", "projects", "-w")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, sid+".jsonl"), []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The streamed import stores what the whole-session import stores: on the
+// real fixtures, on a generated corpus (with a session parsed whole
+// because a record reaches back too far), and after lines are appended to
+// its sessions, where both rewrite only the tails.
+func TestStreamedImportEqualsWhole(t *testing.T) {
+	fx := sharedfx.Dir(t)
+	cases := map[string]func(t *testing.T, home string){
+		"fixtures": func(t *testing.T, home string) {
+			sharedfx.Copy(t, filepath.Join(fx, "claude-code", "projects"), filepath.Join(home, ".claude", "projects"))
+		},
+		"corpus": func(t *testing.T, home string) {
+			if _, err := corpus.Generate(home, corpus.Options{Events: 12000, Seed: 4, Providers: []string{core.ProviderClaude}}); err != nil {
+				t.Fatal(err)
+			}
+			lateSession(t, home)
+		},
+	}
+	for name, setup := range cases {
+		t.Run(name, func(t *testing.T) {
+			home := filepath.Join(t.TempDir(), "home")
+			setup(t, home)
+			env := core.Env{Home: home, Getenv: func(string) string { return "" }}
+			streamed, whole := filepath.Join(t.TempDir(), "streamed"), filepath.Join(t.TempDir(), "whole")
+			run := func(store string, srcs []core.Source) *ingest.Report {
+				rep, err := ingest.Run(context.Background(), ingest.Options{Home: store, Env: env, Sources: srcs, Version: "test",
+					Deferred: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return rep
+			}
+			sameImport(t, streamed, whole, run(streamed, automatic()), run(whole, wholeSources()))
+			files := historyFiles(t, filepath.Join(home, ".claude"), ".jsonl")
+			for i, f := range files {
+				if i%3 != 0 || strings.Contains(f, "0c0c0c0c") {
+					continue
+				}
+				if _, err := corpus.Append(f, 150, int64(i)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			a, b := run(streamed, automatic()), run(whole, wholeSources())
+			if a.EventsIndexed == 0 || (name == "corpus" && a.EventsIndexed >= a.EventsRead/2) {
+				t.Fatalf("the re-import indexed %d of %d events read: want only the tails", a.EventsIndexed, a.EventsRead)
+			}
+			sameImport(t, streamed, whole, a, b)
+		})
+	}
+}
