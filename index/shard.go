@@ -46,8 +46,8 @@ type shardWriter struct {
 	name, root, tmp string
 	opts            BuildOptions
 	be              backend
-	seen            map[core.EventID]struct{}
-	lock            *os.File // the build lock on tmp, held until sealed or aborted
+	seen            core.KeySet // the event ids indexed, 16 bytes each
+	lock            *os.File    // the build lock on tmp, held until sealed or aborted
 }
 
 func newShardWriter(root string, opts BuildOptions) (*shardWriter, error) {
@@ -55,8 +55,7 @@ func newShardWriter(root string, opts BuildOptions) (*shardWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &shardWriter{name: name, root: root, tmp: filepath.Join(root, buildPrefix+name), opts: opts,
-		seen: make(map[core.EventID]struct{})}
+	w := &shardWriter{name: name, root: root, tmp: filepath.Join(root, buildPrefix+name), opts: opts}
 	if w.lock, err = lockBuildDir(w.tmp); err != nil {
 		return nil, shardErr(name, "build", errBuildFailed, err)
 	}
@@ -89,7 +88,7 @@ func newShardName() (string, error) {
 	return hex.EncodeToString(b[:]), nil
 }
 
-func (w *shardWriter) events() int { return len(w.seen) }
+func (w *shardWriter) events() int { return w.seen.Len() }
 
 // add indexes a group as one document named by its first event (and the
 // pieces of its long texts as documents named after it, see
@@ -98,10 +97,9 @@ func (w *shardWriter) events() int { return len(w.seen) }
 func (w *shardWriter) add(ctx context.Context, g *chunkGroup) error {
 	kept := &chunkGroup{session: g.session, chunk: g.chunk}
 	for i, e := range g.events {
-		if _, dup := w.seen[e.ID]; dup {
+		if !w.seen.Add(e.ID) {
 			continue
 		}
-		w.seen[e.ID] = struct{}{}
 		kept.events, kept.pos = append(kept.events, e), append(kept.pos, g.pos[i])
 	}
 	if len(kept.events) == 0 {
@@ -141,7 +139,7 @@ func (w *shardWriter) finish(ctx context.Context) (ShardMeta, error) {
 		_ = os.RemoveAll(w.tmp)
 		return ShardMeta{}, shardErr(w.name, "build", errBuildFailed, err)
 	}
-	m := ShardMeta{Name: w.name, Docs: len(w.seen), Bytes: size, Sums: &sums}
+	m := ShardMeta{Name: w.name, Docs: w.seen.Len(), Bytes: size, Sums: &sums}
 	if err := VerifyShard(w.root, m); err != nil {
 		_ = os.RemoveAll(filepath.Join(w.root, w.name))
 		return ShardMeta{}, err
