@@ -67,9 +67,15 @@ type Putter interface {
 
 // The zstd encoder and decoder are made on first use: a process that only
 // reads never makes an encoder, and one that reads nothing makes neither.
+// The encoder's window is 1 MiB, not the level's 8 MiB: each of its
+// concurrent encoders keeps up to two windows of history after a large
+// object (16 MiB each, for the life of the process, the daemon's
+// included), and an object is mostly one chunk of events, far smaller.
+// Objects are named by their bytes, not their frames, so frames written
+// with either window are the same objects.
 var (
 	encoder = sync.OnceValue(func() *zstd.Encoder {
-		e, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault))
+		e, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithWindowSize(encoderWindow))
 		return e
 	})
 	decoder = sync.OnceValue(func() *zstd.Decoder {
@@ -77,6 +83,8 @@ var (
 		return d
 	})
 )
+
+const encoderWindow = 1 << 20
 
 // Store is a directory of immutable, compressed, content-addressed objects.
 //
