@@ -60,7 +60,10 @@ type sessionSink struct {
 	w          *core.ChunkWriter
 	digest     *core.DigestBuilder
 	fresh      []core.ChunkRef // chunks the previous version lacks
-	freshIDs   *core.KeySet    // their events, when there is a previous version
+	held       [][]core.Event  // the events of the first of them, while within keepEvents and keepBytes
+	heldEvents int
+	heldBytes  int
+	freshIDs   *core.KeySet // their events, when there is a previous version
 	tombs      map[core.EventID]uint64
 	redactions int
 	sinkErr    error
@@ -133,6 +136,7 @@ func (s *sessionSink) Events(evs []core.Event) error {
 		return nil
 	}
 	s.fresh = append(s.fresh, ref)
+	s.hold(evs)
 	if s.freshIDs != nil {
 		for k := range evs {
 			s.freshIDs.Add(evs[k].ID)
@@ -150,6 +154,31 @@ func (s *sessionSink) Events(evs []core.Event) error {
 	}
 	r.mu.Unlock()
 	return nil
+}
+
+// A session's first new chunks are held for the index while they are
+// within these bounds (an ordinary session is, whole); later ones are read
+// back from the store, which costs a decode per chunk.
+const (
+	keepEvents = 8192
+	keepBytes  = 4 << 20
+)
+
+// hold keeps evs for the index while the held chunks are within bounds.
+func (s *sessionSink) hold(evs []core.Event) {
+	if len(s.held) < len(s.fresh)-1 {
+		return // an earlier chunk was not held: the rest are read back
+	}
+	n := 0
+	for k := range evs {
+		n += len(evs[k].Text)
+	}
+	if s.heldEvents+len(evs) > keepEvents || s.heldBytes+n > keepBytes {
+		return
+	}
+	s.held = append(s.held, evs)
+	s.heldEvents += len(evs)
+	s.heldBytes += n
 }
 
 // finish stores the session object, its tombstones and its tree entry,
@@ -170,14 +199,20 @@ func (s *sessionSink) finish(ps *core.ParsedSession, docs chan<- index.Doc) erro
 	}
 	r.mu.Unlock()
 	indexed := 0
-	for _, ref := range s.fresh {
-		c, err := core.LoadChunk(r.batch, ref.ID)
-		if err != nil {
-			return err
+	for i, ref := range s.fresh {
+		var evs []core.Event
+		if i < len(s.held) {
+			evs, s.held[i] = s.held[i], nil
+		} else {
+			c, err := core.LoadChunk(r.batch, ref.ID)
+			if err != nil {
+				return err
+			}
+			evs = c.Events
 		}
-		for k := range c.Events {
+		for k := range evs {
 			select {
-			case docs <- index.Doc{Event: &c.Events[k], Session: sess, Chunk: ref.ID, Pos: k}:
+			case docs <- index.Doc{Event: &evs[k], Session: sess, Chunk: ref.ID, Pos: k}:
 				indexed++
 			case <-s.ctx.Done():
 				return s.ctx.Err()
