@@ -42,8 +42,7 @@ type ShardMeta struct {
 // segment (more with more distinct terms). The offline builder counts
 // documents only (BatchSize/core.ChunkSize of them); a group's document
 // holds each event's distinct terms once, and a long text is split into
-// pieces of maxIndexPiece, which bounds a batch (measured: one 30 MB
-// message imports at the same peak with either writer).
+// pieces of maxIndexPiece, which bounds a batch (see there).
 const (
 	DefaultShards     = 2
 	DefaultBatchSize  = 2500
