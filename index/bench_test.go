@@ -26,36 +26,32 @@ func benchDocs(b *testing.B) int {
 	return 20000
 }
 
-// BenchmarkBuild indexes a streamed synthetic corpus with each writer and
-// the default options. The generator runs concurrently; its cost (about 20 µs
+// BenchmarkBuild indexes a streamed synthetic corpus with the default
+// options. The generator runs concurrently; its cost (about 20 µs
 // a doc) is included. cpu-µs/doc is process CPU time, a steadier figure
 // than docs/s on a shared machine.
 func BenchmarkBuild(b *testing.B) {
 	n := benchDocs(b)
-	for _, w := range []Writer{WriterOnline, WriterOffline} {
-		b.Run(string(w), func(b *testing.B) {
-			var total, cpu time.Duration
-			var bytes int64
-			for i := 0; i < b.N; i++ {
-				root := b.TempDir()
-				docs := newCorpus(42).stream(n)
-				start, cpu0 := time.Now(), cpuTime()
-				metas, err := BuildShards(context.Background(), root, docs, BuildOptions{Writer: w})
-				if err != nil {
-					b.Fatal(err)
-				}
-				total += time.Since(start)
-				cpu += cpuTime() - cpu0
-				bytes = 0
-				for _, m := range metas {
-					bytes += m.Bytes
-				}
-			}
-			b.ReportMetric(float64(n*b.N)/total.Seconds(), "docs/s")
-			b.ReportMetric(float64(cpu.Microseconds())/float64(n*b.N), "cpu-µs/doc")
-			b.ReportMetric(float64(bytes)/(1<<20), "MiB")
-		})
+	var total, cpu time.Duration
+	var bytes int64
+	for i := 0; i < b.N; i++ {
+		root := b.TempDir()
+		docs := newCorpus(42).stream(n)
+		start, cpu0 := time.Now(), cpuTime()
+		metas, err := BuildShards(context.Background(), root, docs, BuildOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		total += time.Since(start)
+		cpu += cpuTime() - cpu0
+		bytes = 0
+		for _, m := range metas {
+			bytes += m.Bytes
+		}
 	}
+	b.ReportMetric(float64(n*b.N)/total.Seconds(), "docs/s")
+	b.ReportMetric(float64(cpu.Microseconds())/float64(n*b.N), "cpu-µs/doc")
+	b.ReportMetric(float64(bytes)/(1<<20), "MiB")
 }
 
 // cpuTime returns the CPU time (user and system) used by the process.
@@ -72,12 +68,11 @@ func cpuTime() time.Duration {
 func BenchmarkSearch(b *testing.B) {
 	n := benchDocs(b)
 	root := b.TempDir()
-	w := Writer(os.Getenv("CTX_INDEX_BENCH_WRITER")) // default: DefaultWriter
 	var docs []Doc
 	for d := range newCorpus(42).stream(n) {
 		docs = append(docs, d)
 	}
-	metas, err := BuildShards(context.Background(), root, feed(docs), BuildOptions{Writer: w})
+	metas, err := BuildShards(context.Background(), root, feed(docs), BuildOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -37,17 +37,14 @@ type ShardMeta struct {
 // Build defaults, measured on 2 cores (see doc.go). Batches of 2,500 build as
 // fast as the study's 5,000 here but peak at about 640 MiB RSS for 200k
 // events instead of 1.1–1.2 GiB: segment building is superlinear in batch
-// size. The online writer also cuts a batch at 1 MiB of text: bleve holds
-// 25 to 80 times a batch's text while it analyses it and builds its
-// segment (more with more distinct terms). The offline builder counts
-// documents only (BatchSize/core.ChunkSize of them); a group's document
-// holds each event's distinct terms once, and a long text is split into
-// pieces of maxIndexPiece, which bounds a batch (see there).
+// size. bleve holds 25 to 80 times a batch's text while it analyses it and
+// builds its segment (more with more distinct terms); the builder counts a
+// batch in documents (BatchSize/core.ChunkSize of them), a group's
+// document holds each event's distinct terms once, and a long text is split
+// into pieces of maxIndexPiece, which bounds a batch (see there).
 const (
-	DefaultShards     = 2
-	DefaultBatchSize  = 2500
-	DefaultBatchBytes = 1 << 20
-	DefaultWriter     = WriterOffline
+	DefaultShards    = 2
+	DefaultBatchSize = 2500
 )
 
 // BuildOptions tune BuildShards; zero values take the defaults.
@@ -58,15 +55,9 @@ type BuildOptions struct {
 	// BatchSize is the number of events per bleve batch (DefaultBatchSize);
 	// a batch holds whole groups, so it may hold a group more.
 	BatchSize int
-	// BatchBytes flushes a batch early once its text reaches this many bytes,
-	// bounding memory when events are large (DefaultBatchBytes). Only the
-	// online writer can flush early; the offline builder counts documents.
-	BatchBytes int
 	// MaxShardDocs makes a writer close its shard and start another after
 	// this many events; 0 means no limit.
 	MaxShardDocs int
-	// Writer selects the bleve writer (DefaultWriter).
-	Writer Writer
 }
 
 func (o BuildOptions) withDefaults() BuildOptions {
@@ -75,12 +66,6 @@ func (o BuildOptions) withDefaults() BuildOptions {
 	}
 	if o.BatchSize <= 0 {
 		o.BatchSize = DefaultBatchSize
-	}
-	if o.BatchBytes <= 0 {
-		o.BatchBytes = DefaultBatchBytes
-	}
-	if o.Writer == "" {
-		o.Writer = DefaultWriter
 	}
 	return o
 }

@@ -37,13 +37,8 @@ func TestBuildDurability(t *testing.T) {
 		{"many batches", 3000, BuildOptions{Shards: 2, BatchSize: 300}, 2},
 		{"max shard docs", 2500, BuildOptions{Shards: 1, BatchSize: 400, MaxShardDocs: 1000}, 3},
 	}
-	for _, w := range []Writer{WriterOnline, WriterOffline} {
-		for _, tt := range tests {
-			t.Run(string(w)+"/"+tt.name, func(t *testing.T) {
-				tt.opts.Writer = w
-				checkBuild(t, tt.docs, tt.opts, tt.wantShards)
-			})
-		}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { checkBuild(t, tt.docs, tt.opts, tt.wantShards) })
 	}
 }
 
@@ -131,12 +126,6 @@ func TestBuildEmpty(t *testing.T) {
 }
 
 func TestBuildCancel(t *testing.T) {
-	for _, w := range []Writer{WriterOnline, WriterOffline} {
-		t.Run(string(w), func(t *testing.T) { checkCancel(t, w) })
-	}
-}
-
-func checkCancel(t *testing.T, w Writer) {
 	root := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	docs := make(chan Doc)
@@ -152,7 +141,7 @@ func checkCancel(t *testing.T, w Writer) {
 			}
 		}
 	}()
-	_, err := BuildShards(ctx, root, docs, BuildOptions{BatchSize: 500, Writer: w})
+	_, err := BuildShards(ctx, root, docs, BuildOptions{BatchSize: 500})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -268,24 +257,17 @@ func TestDuplicateIDsInOneShard(t *testing.T) {
 	again.Event.Text = "revised walrus narwhal"
 	again.Chunk = objects.Hash([]byte("revised chunk"))
 	docs = append(docs, again, docs[4])
-	for _, tt := range []struct {
-		w        Writer
-		narwhals int // both keep the first version
-	}{{WriterOnline, 0}, {WriterOffline, 0}} {
-		t.Run(string(tt.w), func(t *testing.T) {
-			root := t.TempDir()
-			metas := build(t, root, docs, BuildOptions{Shards: 1, BatchSize: 5, Writer: tt.w})
-			if metas[0].Docs != 10 {
-				t.Fatalf("docs = %d, want 10 distinct", metas[0].Docs)
-			}
-			r, err := Open(root, names(metas), eventsOf(docs))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Close()
-			if hits := find(t, r, Query{Text: "narwhal"}); len(hits) != tt.narwhals {
-				t.Fatalf("got %v", describe(hits))
-			}
-		})
+	root := t.TempDir()
+	metas := build(t, root, docs, BuildOptions{Shards: 1, BatchSize: 5})
+	if metas[0].Docs != 10 {
+		t.Fatalf("docs = %d, want 10 distinct", metas[0].Docs)
+	}
+	r, err := Open(root, names(metas), eventsOf(docs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if hits := find(t, r, Query{Text: "narwhal"}); len(hits) != 0 { // the first version is kept
+		t.Fatalf("got %v", describe(hits))
 	}
 }

@@ -74,17 +74,13 @@
 // Build performance (2 cores, bleve v2.6.3; the throughput study and the
 // benchmarks here): each writer goroutine owns one shard and two run at once;
 // one goroutine before them gathers the docs into groups.
-// WriterOffline, the default, uses bleve's offline builder: each batch
-// becomes a segment file in the shard's build directory, and Close merges
-// them ten at a time into one segment, so an event is merged about
-// log10(segments) times. Measured on a 200k import (docs/benchmarks.md,
-// "The offline builder"): 35% less CPU than the online writer, a 38%
-// smaller index and a lower peak, with the same answers. The online writer's
-// merge planner counts documents, and with a document per group every
-// segment of a build stays under its 2,000-document floor, so it merged
-// the same small segments again and again (38% of an import's CPU).
-// WriterOnline uses unsafe_batch and awaits every batch's persisted
-// callback before Close — without that, Close silently drops the batches
-// not yet persisted (small shards reopen empty) — and lets at most two
-// batches per shard wait for persistence.
+// A shard is written by bleve's offline builder: each batch becomes a
+// segment file in the shard's build directory, and Close merges them ten
+// at a time into one segment, so an event is merged about log10(segments)
+// times. It replaced bleve's online index (docs/benchmarks.md, "The offline
+// builder and ASCII words"): 35% less CPU for a 200k import, a 38% smaller
+// index and a lower peak, with the same answers. The online index's merge
+// planner counts documents, and with a document per group every segment of
+// a build stayed under its 2,000-document floor, so it merged the same
+// small segments again and again (38% of an import's CPU).
 package index

@@ -2,20 +2,34 @@ package index
 
 import (
 	"context"
+	"errors"
 
 	"github.com/blevesearch/bleve/v2"
+	zapx "github.com/blevesearch/zapx/v17"
 
 	"ctx/core"
 )
 
-// offlineBackend is WriterOffline: bleve's Builder analyzes and writes each
-// batch as a segment in the calling goroutine and merges them all into one
-// segment on close.
-type offlineBackend struct {
+func init() {
+	// zap sizes a new segment's buffer from the previous segment's bytes
+	// per document times the new batch's documents plus 100: after a batch
+	// of one large document (a piece of a long message, see newShardDocs)
+	// that estimate reserved hundreds of MiB for a batch of small ones.
+	// Without it the buffer grows as it is written.
+	zapx.NewSegmentBufferNumResultsFactor = 0
+}
+
+// errBuildFailed marks a failure to write a shard.
+var errBuildFailed = errors.New("index: shard build failed")
+
+// builder writes one shard with bleve's offline Builder, which analyzes
+// and writes each batch as a segment file in the calling goroutine and
+// merges them all into one segment on close (see doc.go for why).
+type builder struct {
 	b bleve.Builder
 }
 
-func newOfflineBackend(dir string, opts BuildOptions) (*offlineBackend, error) {
+func newBuilder(dir string, opts BuildOptions) (*builder, error) {
 	b, err := bleve.NewBuilder(dir, newMapping(), map[string]interface{}{
 		"batchSize":       max(1, opts.BatchSize/core.ChunkSize), // documents, not events
 		"buildPathPrefix": dir,                                   // temporary segments live inside the shard's build dir
@@ -23,17 +37,19 @@ func newOfflineBackend(dir string, opts BuildOptions) (*offlineBackend, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &offlineBackend{b: b}, nil
+	return &builder{b: b}, nil
 }
 
-func (o *offlineBackend) index(ctx context.Context, id string, doc *shardDoc) error {
+// index adds a document; the caller never adds an id twice.
+func (o *builder) index(ctx context.Context, id string, doc *shardDoc) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	return o.b.Index(id, doc)
 }
 
-func (o *offlineBackend) close(ctx context.Context) error {
+// close writes the last batch, merges the segments and closes the shard.
+func (o *builder) close(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -42,4 +58,4 @@ func (o *offlineBackend) close(ctx context.Context) error {
 
 // abort leaves the builder's files to the caller's removal; the Builder has
 // no way to stop without writing its final segment.
-func (o *offlineBackend) abort() {}
+func (o *builder) abort() {}

@@ -12,40 +12,12 @@ import (
 	"ctx/core"
 )
 
-// Writer selects how a shard is written.
-type Writer string
-
-const (
-	// WriterOnline uses bleve's online scorch index with unsafe_batch: each
-	// batch becomes a segment while the previous one persists, background
-	// merging leaves a handful of segments per shard, and every batch's
-	// persisted callback is awaited before Close (Close alone drops the
-	// batches not yet persisted).
-	WriterOnline Writer = "online"
-	// WriterOffline, the default, uses bleve's offline builder: batches are
-	// written as segments in the writer goroutine and merged into one
-	// segment at the end, giving the cheapest build, the smallest shard and
-	// the fastest queries.
-	WriterOffline Writer = "offline"
-)
-
-// backend writes the documents of one shard into a directory.
-type backend interface {
-	// index adds a document; the same id again replaces it (online) or is
-	// skipped by the caller (offline).
-	index(ctx context.Context, id string, doc *shardDoc) error
-	// close makes every document durable and closes the index.
-	close(ctx context.Context) error
-	// abort closes the index without waiting; the caller removes the files.
-	abort()
-}
-
 // shardWriter builds one shard in a temporary directory under the root and
 // publishes it under its final name once sealed and verified.
 type shardWriter struct {
 	name, root, tmp string
 	opts            BuildOptions
-	be              backend
+	be              *builder
 	seen            core.KeySet // the event ids indexed, 16 bytes each
 	lock            *os.File    // the build lock on tmp, held until sealed or aborted
 }
@@ -59,12 +31,7 @@ func newShardWriter(root string, opts BuildOptions) (*shardWriter, error) {
 	if w.lock, err = lockBuildDir(w.tmp); err != nil {
 		return nil, shardErr(name, "build", errBuildFailed, err)
 	}
-	if opts.Writer == WriterOffline {
-		w.be, err = newOfflineBackend(w.tmp, opts)
-	} else {
-		w.be, err = newOnlineBackend(w.tmp, opts)
-	}
-	if err != nil {
+	if w.be, err = newBuilder(w.tmp, opts); err != nil {
 		w.unlock()
 		_ = os.RemoveAll(w.tmp)
 		return nil, shardErr(name, "build", errBuildFailed, err)
