@@ -68,23 +68,21 @@ func asciiWords(input []byte, from, to int, add func([]byte, int, int, analysis.
 			continue
 		}
 		start, letter, digit := i, false, false
-		for i < to {
-			c := input[i]
-			switch {
+	word:
+		for ; i < to; i++ {
+			switch c := input[i]; {
 			case isASCIILetter(c):
 				letter = true
-			case '0' <= c && c <= '9':
+			case isASCIIDigit(c):
 				digit = true
 			case c == '_':
 			case i+1 < to && i > start && midJoins(input[i-1], c, input[i+1]):
 				// the byte after it is a letter or digit: the next round
 				// takes it
 			default:
-				goto done
+				break word
 			}
-			i++
 		}
-	done:
 		typ := analysis.AlphaNumeric
 		if digit && !letter {
 			typ = analysis.Numeric
