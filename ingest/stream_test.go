@@ -113,9 +113,9 @@ func lateSession(t *testing.T, home string) {
 // because a record reaches back too far), and after lines are appended to
 // its sessions, where both rewrite only the tails.
 func TestStreamedImportEqualsWhole(t *testing.T) {
-	fx := sharedfx.Dir(t)
 	cases := map[string]func(t *testing.T, home string){
 		"fixtures": func(t *testing.T, home string) {
+			fx := sharedfx.Dir(t)
 			sharedfx.Copy(t, filepath.Join(fx, "claude-code", "projects"), filepath.Join(home, ".claude", "projects"))
 		},
 		"corpus": func(t *testing.T, home string) {
