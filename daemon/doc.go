@@ -51,7 +51,10 @@
 //     search does) and rebuilds the damaged ones from the store in the
 //     background (ingest.Repair, taking its turn at the writer lock),
 //     publishing a generation that lists the rebuilt shards instead;
-//     status reports the last repair.
+//     status reports the last repair. A segment file cut while the
+//     daemon holds its shard open is damage too, not a crash: the shard
+//     cache notices the changed size and reopens the shard, and a read of
+//     a page cut during a search is a recovered fault (see index/fault.go).
 //   - Lag: how long ago the oldest source change not yet published was
 //     made: a file event (timed when it arrives) or, for a change the
 //     watches missed, the modification time of a file a pass found changed.

@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -29,6 +30,26 @@ func (s *scratch) run(t *testing.T, args ...string) string {
 // holds the shards of older generations until gc).
 func (s *scratch) cutFirstShard(t *testing.T) string {
 	t.Helper()
+	name := s.firstShard(t)
+	cutHalf(t, filepath.Join(ctxstore.At(s.store).Index(), name, "store", "root.bolt"))
+	return name
+}
+
+// cutHalf truncates the file at p to half its size.
+func cutHalf(t *testing.T, p string) {
+	t.Helper()
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(p, fi.Size()/2); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// firstShard returns the name of the active generation's first shard.
+func (s *scratch) firstShard(t *testing.T) string {
+	t.Helper()
 	ro, err := ctxstore.OpenReadOnly(s.store)
 	if err != nil {
 		t.Fatal(err)
@@ -41,16 +62,7 @@ func (s *scratch) cutFirstShard(t *testing.T) string {
 	if err != nil || len(g.Shards) == 0 {
 		t.Fatalf("active generation: %v, %d shards", err, len(g.Shards))
 	}
-	name := g.Shards[0].Name
-	p := filepath.Join(ctxstore.At(s.store).Index(), name, "store", "root.bolt")
-	fi, err := os.Stat(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Truncate(p, fi.Size()/2); err != nil {
-		t.Fatal(err)
-	}
-	return name
+	return g.Shards[0].Name
 }
 
 // TestDaemonRepairsDamagedShards runs the built daemon: a shard damaged
@@ -110,5 +122,65 @@ func TestDaemonRepairsDamagedShards(t *testing.T) {
 	}
 	if out := s.run(t, "daemon", "status"); !strings.Contains(out, "Repair: 1 index shard damaged, rebuilt") {
 		t.Fatalf("daemon status does not say it:\n%s", out)
+	}
+}
+
+// TestDaemonSurvivesSegmentCutUnderIt runs the built daemon: a segment
+// file cut while the daemon holds its shard open (mapped in memory) is
+// a fault on the mapped pages when a search reads them. The daemon must
+// not die of it: the search answers from the other shards with the
+// partial warning, the daemon rebuilds the shard, and search is whole
+// again, all from the one daemon process.
+func TestDaemonSurvivesSegmentCutUnderIt(t *testing.T) {
+	s := newScratch(t)
+	s.appendRecords(t, "x", "s1", "opening marmalade", 40)
+	s.run(t, "import")
+	cmd := s.daemonCmd(t, "run")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _, _ = wake.Stop(s.store, time.Minute); _ = cmd.Wait() }()
+	if _, err := wake.WaitReady(s.store, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if out := s.run(t, "search", "marmalade"); strings.Contains(out, "Warning") || !strings.Contains(out, "marmalade") {
+		t.Fatalf("search before the cut:\n%s", out)
+	}
+	before, err := wake.Status(s.store)
+	if err != nil || before.Searches == 0 {
+		t.Fatalf("the daemon did not answer the first search: %+v %v", before, err)
+	}
+
+	shard := s.firstShard(t)
+	segs, err := filepath.Glob(filepath.Join(ctxstore.At(s.store).Index(), shard, "store", "*.zap"))
+	if err != nil || len(segs) == 0 {
+		t.Fatalf("segments of %s: %v %v", shard, segs, err)
+	}
+	for _, seg := range segs {
+		cutHalf(t, seg)
+	}
+	out := s.run(t, "search", "marmalade")
+	st, err := wake.Status(s.store)
+	if err != nil || st.PID != before.PID {
+		t.Fatalf("the daemon died of the cut segment (status %+v, %v); search said:\n%s", st, err, out)
+	}
+	if st.Searches <= before.Searches {
+		t.Fatalf("the daemon did not answer the search over the cut segment: %+v", st)
+	}
+	if !strings.Contains(out, "Warning: partial results") || !strings.Contains(out, shard) {
+		t.Fatalf("search over the cut segment does not warn about %s:\n%s", shard, out)
+	}
+	eventually(t, "the repair of the cut segment", func() bool {
+		st, err := wake.Status(s.store)
+		return err == nil && st.Repair != nil && slices.Contains(st.Repair.Shards, shard) && st.Repair.Generation > 0
+	})
+	if v, err := maint.Verify(s.store); err != nil || !v.OK {
+		t.Fatalf("verify after the repair: %+v %v", v, err)
+	}
+	if out := s.run(t, "search", "marmalade"); strings.Contains(out, "Warning") || !strings.Contains(out, "marmalade") {
+		t.Fatalf("search after the repair:\n%s", out)
+	}
+	if st, err := wake.Status(s.store); err != nil || st.PID != before.PID {
+		t.Fatalf("not the same daemon after the repair: %+v %v", st, err)
 	}
 }

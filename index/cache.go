@@ -27,8 +27,12 @@ type Cache struct {
 }
 
 type cachedShard struct {
-	idx  bleve.Index
-	refs int // open Readers holding the shard
+	name  string
+	dir   string
+	idx   bleve.Index
+	sizes map[string]int64 // its files' sizes when opened (see fileSizes)
+	refs  int              // open Readers holding the shard
+	gone  bool             // replaced in shards: close when the last Reader lets go
 }
 
 // NewCache returns a cache of the shards under root; opts apply to every
@@ -51,33 +55,41 @@ func (c *Cache) Open(shards []string, opts ...Option) (*Reader, error) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	var held []*cachedShard
 	for _, name := range shards {
 		if _, dup := r.order[name]; dup {
 			continue
 		}
 		cs := c.shards[name]
+		if cs != nil && !unchanged(cs.dir, cs.sizes) {
+			// A file was cut or removed under the open shard: its mapped
+			// pages may fault. Open it anew, which checks it again.
+			c.retireLocked(cs)
+			cs = nil
+		}
 		if cs == nil {
 			idx, err := openShard(c.root, name, cfg.boltTimeout)
 			if err != nil {
 				if r.skip(cfg, err) {
 					continue
 				}
-				c.releaseLocked(r.shards)
+				c.releaseLocked(held)
 				return nil, err
 			}
-			cs = &cachedShard{idx: idx}
+			dir, _ := shardDir(c.root, name) // openShard checked the name
+			cs = &cachedShard{name: name, dir: dir, idx: idx, sizes: fileSizes(dir)}
 			c.shards[name] = cs
 		}
 		cs.refs++
+		held = append(held, cs)
 		r.add(name, cs.idx)
 	}
 	if err := r.join(); err != nil {
-		c.releaseLocked(r.shards)
+		c.releaseLocked(held)
 		return nil, err
 	}
-	names := r.shards
 	var once sync.Once
-	r.release = func() { once.Do(func() { c.release(names) }) }
+	r.release = func() { once.Do(func() { c.release(held) }) }
 	return r, nil
 }
 
@@ -92,7 +104,7 @@ func (c *Cache) Keep(shards []string) {
 	}
 	for name, cs := range c.shards {
 		if cs.refs == 0 && !c.keep[name] {
-			c.closeLocked(name)
+			c.closeLocked(cs)
 		}
 	}
 }
@@ -120,25 +132,33 @@ func (c *Cache) Close() error {
 	return first
 }
 
-func (c *Cache) release(names []string) {
+func (c *Cache) release(held []*cachedShard) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.releaseLocked(names)
+	c.releaseLocked(held)
 }
 
-func (c *Cache) releaseLocked(names []string) {
-	for _, name := range names {
-		cs := c.shards[name]
-		if cs == nil {
-			continue
-		}
-		if cs.refs--; cs.refs <= 0 && !c.keep[name] {
-			c.closeLocked(name)
+func (c *Cache) releaseLocked(held []*cachedShard) {
+	for _, cs := range held {
+		if cs.refs--; cs.refs <= 0 && (cs.gone || !c.keep[cs.name]) {
+			c.closeLocked(cs)
 		}
 	}
 }
 
-func (c *Cache) closeLocked(name string) {
-	_ = c.shards[name].idx.Close()
-	delete(c.shards, name)
+// retireLocked takes cs out of the cache; it is closed now if no Reader
+// holds it, else when the last one is closed.
+func (c *Cache) retireLocked(cs *cachedShard) {
+	delete(c.shards, cs.name)
+	cs.gone = true
+	if cs.refs <= 0 {
+		_ = cs.idx.Close()
+	}
+}
+
+func (c *Cache) closeLocked(cs *cachedShard) {
+	_ = cs.idx.Close()
+	if c.shards[cs.name] == cs {
+		delete(c.shards, cs.name)
+	}
 }

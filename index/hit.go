@@ -162,19 +162,25 @@ func (l *hitLoader) load(dm *search.DocumentMatch) (groupHit, error) {
 	if err != nil {
 		return groupHit{}, err
 	}
-	doc, err := rdr.Document(dm.ID)
-	if err == nil && doc == nil {
-		err = errors.New("document vanished")
-	}
-	if err != nil {
-		return groupHit{}, shardErr(dm.Index, "read", ErrShardDamaged, fmt.Errorf("doc %s: %w", dm.ID, err))
-	}
 	stored := ""
-	doc.VisitFields(func(f bleveindex.Field) {
-		if tf, ok := f.(bleveindex.TextField); ok && f.Name() == fieldHit {
-			stored = tf.Text()
+	err = onMappedPages(dm.Index, "read", func() error {
+		doc, err := rdr.Document(dm.ID)
+		if err == nil && doc == nil {
+			err = errors.New("document vanished")
 		}
+		if err != nil {
+			return shardErr(dm.Index, "read", ErrShardDamaged, fmt.Errorf("doc %s: %w", dm.ID, err))
+		}
+		doc.VisitFields(func(f bleveindex.Field) {
+			if tf, ok := f.(bleveindex.TextField); ok && f.Name() == fieldHit {
+				stored = tf.Text()
+			}
+		})
+		return nil
 	})
+	if err != nil {
+		return groupHit{}, err
+	}
 	g, err := decodeHit(stored)
 	if err != nil {
 		return groupHit{}, shardErr(dm.Index, "read", ErrShardDamaged, fmt.Errorf("doc %s: %w", dm.ID, err))
@@ -224,8 +230,11 @@ func (l *hitLoader) docFreq(term string) uint64 {
 			complete = false
 			continue
 		}
-		f, err := sumFreq(rdr, term)
-		if err != nil {
+		var f uint64
+		if err := onMappedPages(shard, "read", func() (err error) {
+			f, err = sumFreq(rdr, term)
+			return err
+		}); err != nil {
 			complete = false
 		}
 		n += f

@@ -160,7 +160,7 @@ func newReader(cfg readerConfig, shards int) (*Reader, error) {
 func (r *Reader) add(name string, idx bleve.Index) {
 	r.order[name] = len(r.shards)
 	r.shards = append(r.shards, name)
-	r.idxs = append(r.idxs, idx)
+	r.idxs = append(r.idxs, guarded{opened: idx})
 }
 
 // join puts the opened shards behind one alias.
@@ -171,8 +171,12 @@ func (r *Reader) join() error {
 	}
 	r.alias = alias
 	r.stats = stats{}
-	for _, idx := range r.idxs {
-		n, err := shardEvents(idx)
+	for i, idx := range r.idxs {
+		var n uint64
+		err := onMappedPages(r.shards[i], "open", func() (err error) {
+			n, err = shardEvents(idx)
+			return err
+		})
 		if err != nil {
 			return fmt.Errorf("index: open: %w", err)
 		}
