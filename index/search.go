@@ -65,6 +65,9 @@ type Result struct {
 	// far as they are known: the events that matched in the groups read,
 	// plus one for each matching group not read (a lower bound).
 	Total uint64
+	// TotalExact says every matching group was read, so Total is the
+	// number of matching events, not a lower bound.
+	TotalExact bool
 	// Match says which documents the text matched: MatchAll (every word),
 	// MatchAny (too few held every word, so documents holding any word
 	// follow them) or "" (no text).
@@ -118,7 +121,7 @@ func (r *Reader) Search(ctx context.Context, q Query) (Result, error) {
 	}
 	limit = min(limit, MaxLimit)
 	if len(r.idxs) == 0 {
-		return Result{}, nil
+		return Result{TotalExact: true}, nil
 	}
 	scope, err := core.ParseScope(string(q.Scope))
 	if err != nil {
@@ -142,19 +145,19 @@ func (r *Reader) Search(ctx context.Context, q Query) (Result, error) {
 	res := Result{}
 	if plan.narrow == nil {
 		err = c.fetchNewest(ctx, query.NewMatchAllQuery(), f, n)
-		res.Total = c.total
+		res.Total, res.TotalExact = c.total, c.exact
 	} else {
 		gw := max(groupWindow, limit)
 		want := max(2*limit, 2*groupWindow)
 		res.Match = MatchAll
 		err = c.fetch(ctx, plan.narrow, plan.enarrow, f, gw, want)
-		res.Total = c.total
+		res.Total, res.TotalExact = c.total, c.exact
 		if err == nil && plan.broad != nil && len(c.hits) < limit {
 			before := len(c.hits)
 			c.partial = true
 			err = c.fetch(ctx, plan.broad, plan.ebroad, f, gw, want)
 			if len(c.hits) > before {
-				res.Match, res.Total = MatchAny, c.total
+				res.Match, res.Total, res.TotalExact = MatchAny, c.total, c.exact
 			}
 		}
 	}
@@ -197,8 +200,10 @@ type collector struct {
 	pieces *pieceCache
 	hits   []core.Hit
 	// total counts the matching events of the groups read plus, for the
-	// groups not read, one each (a lower bound).
+	// groups not read, one each (a lower bound); exact says no group was
+	// left unread (or unreadable) by the last fetch.
 	total   uint64
+	exact   bool
 	partial bool
 	damaged map[string]bool // shards a search read failed on
 }
@@ -249,7 +254,7 @@ func withFilters(must query.Query, f []query.Query) query.Query {
 func (c *collector) fetch(ctx context.Context, must query.Query, em eNode, f []query.Query, gw, want int) error {
 	bq := withFilters(must, f)
 	want += len(c.hits)
-	var total uint64
+	var total, groups, read uint64
 	var page []*search.DocumentMatch
 	asked, exhausted := 0, false
 	for round := 0; round < maxFetchRounds && len(c.hits) < want; round++ {
@@ -261,7 +266,7 @@ func (c *collector) fetch(ctx context.Context, must query.Query, em eNode, f []q
 			}
 			c.failed(res, "", nil)
 			if asked == 0 {
-				total = res.Total
+				total, groups = res.Total, res.Total
 			}
 			asked += size
 			exhausted = len(res.Hits) < size
@@ -277,6 +282,7 @@ func (c *collector) fetch(ctx context.Context, must query.Query, em eNode, f []q
 				}
 				return err
 			}
+			read++
 			total += uint64(n)
 			total-- // the group was counted once
 		}
@@ -284,7 +290,7 @@ func (c *collector) fetch(ctx context.Context, must query.Query, em eNode, f []q
 			break
 		}
 	}
-	c.total = total
+	c.total, c.exact = total, read == groups && len(c.damaged) == 0
 	return nil
 }
 
@@ -294,7 +300,7 @@ func (c *collector) fetch(ctx context.Context, must query.Query, em eNode, f []q
 // change them.
 func (c *collector) fetchNewest(ctx context.Context, must query.Query, f []query.Query, n int) error {
 	bq := withFilters(must, f)
-	var total uint64
+	var total, groups, read uint64
 	for round := 0; round < maxTimeRounds; round++ {
 		req := bleve.NewSearchRequestOptions(bq, timeWindow, round*timeWindow, false)
 		req.SortBy([]string{"-" + fieldTS, "_id"})
@@ -303,6 +309,9 @@ func (c *collector) fetchNewest(ctx context.Context, must query.Query, f []query
 			return fmt.Errorf("index: search: %w", err)
 		}
 		c.failed(res, "", nil)
+		if round == 0 {
+			total, groups = res.Total, res.Total // one event for each group until it is read
+		}
 		for _, dm := range res.Hits {
 			k, err := c.expand(dm, nil, false)
 			if err != nil {
@@ -311,7 +320,9 @@ func (c *collector) fetchNewest(ctx context.Context, must query.Query, f []query
 				}
 				return err
 			}
+			read++
 			total += uint64(k)
+			total--
 		}
 		if len(res.Hits) < timeWindow {
 			break
@@ -323,7 +334,7 @@ func (c *collector) fetchNewest(ctx context.Context, must query.Query, f []query
 			}
 		}
 	}
-	c.total = total
+	c.total, c.exact = total, read == groups && len(c.damaged) == 0
 	return nil
 }
 

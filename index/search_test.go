@@ -394,3 +394,36 @@ func TestTimeBoundsAcrossDays(t *testing.T) {
 		}
 	})
 }
+
+// TestTotalSaysWhenItIsALowerBound: a search reads only the best groups,
+// so when matching groups are left unread the total is a lower bound
+// (each unread group counts one event) and says so; when every matching
+// group is read it is the number of matching events. The same holds for
+// a search without text, read newest first.
+func TestTotalSaysWhenItIsALowerBound(t *testing.T) {
+	docs := manyDocs(3000) // one group per event: each has a chunk of its own
+	r := openIndex(t, docs)
+	ctx := context.Background()
+	res, err := r.Search(ctx, Query{Text: "walrus", Limit: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.TotalExact || res.Total != uint64(len(docs)) {
+		t.Fatalf("walrus over %d groups: total %d, exact %v; want %d as a lower bound", len(docs), res.Total,
+			res.TotalExact, len(docs))
+	}
+	res, err = r.Search(ctx, Query{Text: "walrus 1234", Limit: 1}) // a limit it fills: no fallback to any word
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.TotalExact || res.Total != 1 || len(res.Hits) != 1 {
+		t.Fatalf("walrus 1234: total %d, exact %v, %d hits; want exactly 1", res.Total, res.TotalExact, len(res.Hits))
+	}
+	res, err = r.Search(ctx, Query{Limit: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.TotalExact || res.Total != uint64(len(docs)) {
+		t.Fatalf("no text: total %d, exact %v; want %d as a lower bound", res.Total, res.TotalExact, len(docs))
+	}
+}

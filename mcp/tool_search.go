@@ -148,7 +148,7 @@ func deref(p *string) string {
 
 func renderSearch(out *SearchOutput) string {
 	t := newText()
-	t.linef("%d of %d matches (generation %d, scope %s, mode %s).", out.Metadata.Returned, out.Metadata.TotalMatches,
+	t.linef("%d of %s matches (generation %d, scope %s, mode %s).", out.Metadata.Returned, out.Metadata.Total(),
 		out.Generation.Number, out.Filters.ContentScope, out.Metadata.Mode)
 	if fb := out.Metadata.Fallback; fb != nil {
 		t.linef("Note: %s.", fb.Note)

@@ -3,7 +3,9 @@ package query
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"strconv"
 	"time"
 
 	"ctx/config"
@@ -260,7 +262,7 @@ func (r *Reader) run(ctx context.Context, req SearchRequest, scope core.Scope, v
 	md *SearchMetadata) ([]core.Hit, uint64, error) {
 	if md.Mode == ModeLexical {
 		res, err := r.lexical(ctx, req, scope, req.Limit)
-		md.Match, md.Partial = res.Match, partialOf(res.Damaged, len(r.gen.Shards))
+		md.Match, md.Partial, md.TotalRelation = res.Match, partialOf(res.Damaged, len(r.gen.Shards)), relation(res)
 		return res.Hits, res.Total, err
 	}
 	window := max(candidateFactor*req.Limit, minCandidates)
@@ -274,6 +276,7 @@ func (r *Reader) run(ctx context.Context, req SearchRequest, scope core.Scope, v
 	md.Semantic = &SemanticInfo{Embedder: vs.ix.Manifest.Embedder, Dimension: vs.ix.Manifest.Dim,
 		Vectors: vs.ix.Len(), Considered: considered}
 	if md.Mode == ModeSemantic {
+		md.TotalRelation = TotalEq
 		return core.GroupHits(vec, req.Limit), uint64(considered), nil
 	}
 	md.Semantic.Weight = &weight
@@ -281,8 +284,30 @@ func (r *Reader) run(ctx context.Context, req SearchRequest, scope core.Scope, v
 	if err != nil {
 		return nil, 0, err
 	}
-	md.Match, md.Partial = lex.Match, partialOf(lex.Damaged, len(r.gen.Shards))
+	md.Match, md.Partial, md.TotalRelation = lex.Match, partialOf(lex.Damaged, len(r.gen.Shards)), relation(lex)
 	return core.GroupHits(fuse(lex.Hits, vec, weight), req.Limit), lex.Total, nil
+}
+
+// Values of SearchMetadata.TotalRelation.
+const (
+	TotalEq  = "eq"
+	TotalGTE = "gte"
+)
+
+// Total says TotalMatches in words: "12", or "at least 3075" when it is a
+// lower bound.
+func (md SearchMetadata) Total() string {
+	if md.TotalRelation == TotalGTE {
+		return fmt.Sprintf("at least %d", md.TotalMatches)
+	}
+	return strconv.FormatUint(md.TotalMatches, 10)
+}
+
+func relation(res index.Result) string {
+	if res.TotalExact {
+		return TotalEq
+	}
+	return TotalGTE
 }
 
 // Candidate windows: semantic search groups the best max(5×limit, 100)

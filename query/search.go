@@ -86,6 +86,11 @@ type SearchMetadata struct {
 	// TotalMatches counts lexical matches (lexical and hybrid) or the
 	// vectors that passed the filters with a positive similarity (semantic).
 	TotalMatches uint64 `json:"total_matches"`
+	// TotalRelation is "eq" when TotalMatches is the number of matching
+	// events, "gte" when it is a lower bound: a search reads the best
+	// groups of events, and each matching group it did not read counts
+	// as one event.
+	TotalRelation string `json:"total_relation"`
 	// Match says what the lexical results matched: all_words (each holds
 	// every word of the query), any_word (too few held every word, so
 	// results holding only some follow those that do). Empty in semantic
@@ -274,7 +279,7 @@ func newResult(r *Reader, req SearchRequest, scope core.Scope) *SearchResult {
 		Filters: SearchFilters{ContentScope: scope, Providers: f.Providers, Workspace: f.Workspace,
 			PrimaryOnly: f.PrimaryOnly, SourceRoots: f.SourceRoots, SourceGroups: f.SourceGroups,
 			Roles: core.Strings(f.Roles), Files: f.Files, Sessions: core.SessionIDStrings(f.Sessions),
-			Machines: f.Machines}}
+			Machines: f.Machines}, Metadata: SearchMetadata{TotalRelation: TotalEq}}
 	if len(f.Types) == 1 {
 		out.Filters.EventType = string(f.Types[0])
 	}

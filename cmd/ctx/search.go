@@ -88,8 +88,8 @@ func printSearch(env *Env, res *query.SearchResult) {
 		fmt.Fprint(w, b.String())
 	}
 	if len(res.Results) > 0 {
-		fmt.Fprintf(w, "%d of %d matches, generation %d, scope %s, %s, %d ms\n", md.Returned,
-			md.TotalMatches, res.Generation.Number, res.Filters.ContentScope, md.Mode, md.TookMS)
+		fmt.Fprintf(w, "%d of %s matches, generation %d, scope %s, %s, %d ms\n", md.Returned,
+			md.Total(), res.Generation.Number, res.Filters.ContentScope, md.Mode, md.TookMS)
 	}
 	if fb := md.Fallback; fb != nil {
 		fmt.Fprintf(w, "Note: %s search answered as %s (%s): %s.\n", fb.From, fb.To, fb.Reason, fb.Note)
