@@ -1,7 +1,6 @@
 package blame
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"iter"
@@ -178,12 +177,16 @@ func (a *Added) intersect(b *Added) {
 }
 
 // outputLines yields the lines of git's output as bufio.ScanLines cuts
-// them (no newline, no trailing carriage return), up to 64 MiB a line.
+// them (no newline, no trailing carriage return), however long: the output
+// is in memory already, and a scanner's line limit would end the walk at
+// the first longer line (a minified file) and drop every file after it.
 func outputLines(out string) iter.Seq[string] {
 	return func(yield func(string) bool) {
-		sc := bufio.NewScanner(strings.NewReader(out))
-		sc.Buffer(make([]byte, 64*1024), 64<<20)
-		for sc.Scan() && yield(sc.Text()) {
+		for l := range strings.Lines(out) {
+			l = strings.TrimSuffix(l, "\n")
+			if !yield(strings.TrimSuffix(l, "\r")) {
+				return
+			}
 		}
 	}
 }

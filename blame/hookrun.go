@@ -144,7 +144,10 @@ func runHook(ctx context.Context, opts HookRun) error {
 		if opts.Stdin == nil {
 			return nil
 		}
-		pairs := ParseRewrite(opts.Stdin)
+		pairs, err := ParseRewrite(opts.Stdin)
+		if err != nil { // carry the notes of the commits read; say what was not
+			logf("post-rewrite: %v; the notes of %d commits read before it are carried", err, len(pairs))
+		}
 		if len(opts.Args) > 0 && opts.Args[0] == "rebase" {
 			if err := RewriteAndLink(ctx, repo, pairs, lo); err != nil { // post-commit skipped the rebase's commits
 				return err

@@ -17,7 +17,9 @@ import (
 type Pair struct{ Old, New string }
 
 // ParseRewrite reads post-rewrite's stdin: "<old> <new> [extra]" per line.
-func ParseRewrite(r io.Reader) []Pair {
+// A read that fails part way returns the pairs read before it and the
+// error.
+func ParseRewrite(r io.Reader) ([]Pair, error) {
 	var out []Pair
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
@@ -26,7 +28,10 @@ func ParseRewrite(r io.Reader) []Pair {
 			out = append(out, Pair{Old: f[0], New: f[1]})
 		}
 	}
-	return out
+	if err := sc.Err(); err != nil {
+		return out, fmt.Errorf("blame: reading the rewritten commits: %w", err)
+	}
+	return out, nil
 }
 
 // Rewrite carries the notes of rewritten commits to their new commits:
