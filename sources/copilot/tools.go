@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"ctx/core"
+	"ctx/sources/jsonx"
 )
 
 // callKind says how a call's completion is normalized.
@@ -164,22 +165,8 @@ func renderArgs(args json.RawMessage) string {
 	if !strings.HasPrefix(s, "{") {
 		return jsonString(args)
 	}
-	dec := json.NewDecoder(strings.NewReader(s))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return s
+	if lines, ok := jsonx.ObjectLines(args, jsonString); ok {
+		return lines
 	}
-	var b strings.Builder
-	for dec.More() {
-		k, err := dec.Token()
-		key, isKey := k.(string)
-		var v json.RawMessage
-		if err != nil || !isKey || dec.Decode(&v) != nil {
-			return s
-		}
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(key + ": " + jsonString(v))
-	}
-	return b.String()
+	return s
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"ctx/sources/jsonx"
 )
 
 // msTime is a timestamp Cursor writes as epoch milliseconds (a number or a
@@ -99,7 +101,7 @@ func embedded(raw json.RawMessage) []byte {
 
 // valueText renders a JSON value as text: strings unquoted, other values
 // compact JSON, and anything that is not JSON verbatim.
-func valueText(raw []byte) string {
+func valueText(raw json.RawMessage) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 0 && raw[0] == '"' {
 		var s string
@@ -115,35 +117,12 @@ func valueText(raw []byte) string {
 }
 
 // renderArgs renders a JSON object of tool arguments as "key: value" lines
-// in the order written, leaving out the keys in skip. Anything that is not
-// an object is returned as text.
-func renderArgs(args []byte, skip map[string]bool) string {
-	dec := json.NewDecoder(bytes.NewReader(args))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return valueText(args)
+// in the order written. Anything that is not an object is returned as text.
+func renderArgs(args []byte) string {
+	if s, ok := jsonx.ObjectLines(args, valueText); ok {
+		return s
 	}
-	var b strings.Builder
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return valueText(args)
-		}
-		key, _ := tok.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return valueText(args)
-		}
-		if skip[key] {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(key)
-		b.WriteString(": ")
-		b.WriteString(valueText(v))
-	}
-	return b.String()
+	return valueText(args)
 }
 
 // richTextPlain extracts the text of a rich-text document (the editor's

@@ -76,7 +76,7 @@ func (b *sessionBuilder) mcpCall(c *call) {
 	server, tool, args := mcpIdentity(c)
 	argState := capture(args)
 	callIdx := b.add(core.Event{Timestamp: c.ts, Role: core.RoleAssistant, Type: core.TypeToolCall,
-		Tool: c.name, CallID: c.tf.ToolCallID, Text: renderArgs(args, nil), Model: c.model,
+		Tool: c.name, CallID: c.tf.ToolCallID, Text: renderArgs(args), Model: c.model,
 		Activity: activity(server, tool, c.tf.ToolCallID, argState, core.CapturePending),
 		Key:      key(c.id, "/call")})
 	if !c.done() {

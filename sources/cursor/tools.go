@@ -88,7 +88,7 @@ func (b *sessionBuilder) tool(bu *bubble, ts time.Time, model string) {
 // output once it ended.
 func (b *sessionBuilder) toolCall(c *call) {
 	b.add(core.Event{Timestamp: c.ts, Role: core.RoleAssistant, Type: core.TypeToolCall, Tool: c.name,
-		CallID: c.tf.ToolCallID, Text: renderArgs(c.args, nil), Files: b.fileTouches(c), Model: c.model,
+		CallID: c.tf.ToolCallID, Text: renderArgs(c.args), Files: b.fileTouches(c), Model: c.model,
 		Key: key(c.id, "/call")})
 	if c.done() {
 		b.add(core.Event{Timestamp: c.ts, Role: core.RoleTool, Type: core.TypeToolOutput, Tool: c.name,

@@ -86,7 +86,7 @@ func TestRenderArgs(t *testing.T) {
 		{``, ``},
 	}
 	for _, tt := range tests {
-		if got := renderArgs([]byte(tt.in), nil); got != tt.want {
+		if got := renderArgs([]byte(tt.in)); got != tt.want {
 			t.Errorf("renderArgs(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}

@@ -126,25 +126,12 @@ func argsText(name string, raw json.RawMessage) string {
 		}
 		return name
 	}
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	s, ok := jsonx.ObjectLines(raw, jsonString)
+	switch {
+	case !ok:
 		return jsonString(raw)
-	}
-	var sb strings.Builder
-	for dec.More() {
-		k, err := dec.Token()
-		key, isKey := k.(string)
-		var v json.RawMessage
-		if err != nil || !isKey || dec.Decode(&v) != nil {
-			return jsonString(raw)
-		}
-		if sb.Len() > 0 {
-			sb.WriteByte('\n')
-		}
-		sb.WriteString(key + ": " + jsonString(v))
-	}
-	if sb.Len() == 0 {
+	case s == "":
 		return name
 	}
-	return sb.String()
+	return s
 }

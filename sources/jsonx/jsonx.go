@@ -36,9 +36,19 @@ func RenderArgs(args json.RawMessage) string {
 	if FirstByte(args) != '{' {
 		return String(args)
 	}
-	dec := json.NewDecoder(bytes.NewReader(args))
+	if s, ok := ObjectLines(args, String); ok {
+		return s
+	}
+	return string(args)
+}
+
+// ObjectLines renders a JSON object as "key: value" lines in written
+// order, each value as value renders it. ok is false when raw is not a
+// well-formed object: the caller says what to show instead.
+func ObjectLines(raw json.RawMessage, value func(json.RawMessage) string) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return string(args)
+		return "", false
 	}
 	var b strings.Builder
 	for dec.More() {
@@ -46,14 +56,14 @@ func RenderArgs(args json.RawMessage) string {
 		key, isKey := k.(string)
 		var v json.RawMessage
 		if err != nil || !isKey || dec.Decode(&v) != nil {
-			return string(args)
+			return "", false
 		}
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
 		b.WriteString(key)
 		b.WriteString(": ")
-		b.WriteString(String(v))
+		b.WriteString(value(v))
 	}
-	return b.String()
+	return b.String(), true
 }
