@@ -14,15 +14,7 @@ import (
 const ConfigDirEnv = "CLAUDE_CONFIG_DIR"
 
 // HistoryRoot returns $CLAUDE_CONFIG_DIR, else <home>/.claude, else "".
-func HistoryRoot(env core.Env) string {
-	if dir := env.Get(ConfigDirEnv); dir != "" {
-		return dir
-	}
-	if env.Home == "" {
-		return ""
-	}
-	return filepath.Join(env.Home, ".claude")
-}
+func HistoryRoot(env core.Env) string { return walk.HomeDir(env, ConfigDirEnv, ".claude") }
 
 // Discover lists projects/<slug>/*.jsonl (sessions and old-layout subagents)
 // and projects/<slug>/<session>/subagents/agent-*.jsonl under the history

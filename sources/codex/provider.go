@@ -13,6 +13,7 @@ import (
 	"ctx/core"
 	"ctx/sources/jsonl"
 	"ctx/sources/regular"
+	"ctx/sources/walk"
 )
 
 // Provider discovers and parses Codex CLI rollouts.
@@ -29,15 +30,7 @@ var historyDirs = []string{"sessions", "archived_sessions"}
 
 // codexHome returns the Codex home: $CODEX_HOME, else <home>/.codex ("" when
 // neither is known).
-func codexHome(env core.Env) string {
-	if h := env.Get("CODEX_HOME"); h != "" {
-		return h
-	}
-	if env.Home == "" {
-		return ""
-	}
-	return filepath.Join(env.Home, ".codex")
-}
+func codexHome(env core.Env) string { return walk.HomeDir(env, "CODEX_HOME", ".codex") }
 
 // Discover lists rollout-*.jsonl files at any depth under sessions/ and
 // archived_sessions/ of the Codex home, sorted by path. Missing directories

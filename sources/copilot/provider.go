@@ -3,11 +3,11 @@ package copilot
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"ctx/core"
 	"ctx/sources/jsonl"
 	"ctx/sources/regular"
+	"ctx/sources/walk"
 )
 
 // ProviderID is the provider id of GitHub Copilot CLI histories.
@@ -32,15 +32,7 @@ func New() *Provider { return &Provider{} }
 func (*Provider) Name() string { return ProviderID }
 
 // Home returns $COPILOT_HOME, else <home>/.copilot, else "".
-func Home(env core.Env) string {
-	if h := env.Get(HomeEnv); h != "" {
-		return h
-	}
-	if env.Home == "" {
-		return ""
-	}
-	return filepath.Join(env.Home, ".copilot")
-}
+func Home(env core.Env) string { return walk.HomeDir(env, HomeEnv, ".copilot") }
 
 // Root returns the directory Copilot CLI keeps its history in (sources.Rooted).
 func (*Provider) Root(env core.Env) string { return Home(env) }

@@ -24,6 +24,18 @@ func DataDir(env core.Env, name string) string {
 	return filepath.Join(env.Home, ".local", "share", name)
 }
 
+// HomeDir is a provider's home: the directory the variable envVar names,
+// else <home>/dot ("" when neither is known).
+func HomeDir(env core.Env, envVar, dot string) string {
+	if dir := env.Get(envVar); dir != "" {
+		return dir
+	}
+	if env.Home == "" {
+		return ""
+	}
+	return filepath.Join(env.Home, dot)
+}
+
 // FirstDir returns the first of dirs that is a directory, else the first
 // of them ("" when there are none): the root of a provider whose history
 // may be in one of several places.
