@@ -10,22 +10,9 @@ import (
 	"ctx/query"
 )
 
-// The compact report is query's: the CLI status shows the same one.
-type LocalUsage = query.LocalUsage
-
-// States and error codes of the compact report (query's).
-const (
-	UsageStateRecording   = query.UsageStateRecording
-	UsageStateEmpty       = query.UsageStateEmpty
-	UsageStateDisabled    = query.UsageStateDisabled
-	UsageStateUnavailable = query.UsageStateUnavailable
-	UsageErrUnreadable    = query.UsageErrUnreadable
-	UsageErrInvalid       = query.UsageErrInvalid
-)
-
-// Report returns the compact report, with the control as the server last
-// knew it. It only reads.
-func (u *Usage) Report() LocalUsage { return query.CompactUsage(u.home, u.Enabled()) }
+// Report returns the compact report, query's (the CLI status shows the
+// same one), with the control as the server last knew it. It only reads.
+func (u *Usage) Report() query.LocalUsage { return query.CompactUsage(u.home, u.Enabled()) }
 
 // recordUsage is the transport's callback for a delivered tool response;
 // the line is classified later, off the write path.

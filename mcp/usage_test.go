@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"ctx/query"
 )
 
 // usageInput is a session with counted and uncounted requests.
@@ -93,7 +95,7 @@ func TestUsageDisabled(t *testing.T) {
 		t.Fatal(err)
 	}
 	lu := res.Result.StructuredContent.LocalUsage
-	if lu.Enabled || lu.State != UsageStateDisabled || !res.Result.StructuredContent.ReadOnly {
+	if lu.Enabled || lu.State != query.UsageStateDisabled || !res.Result.StructuredContent.ReadOnly {
 		t.Fatalf("local_usage %+v", lu)
 	}
 }
@@ -112,7 +114,7 @@ func TestUsageControlPerCall(t *testing.T) {
 	if agg, _ := readUsage(home); agg.Tools["status"].Calls != 1 {
 		t.Fatalf("recorded while disabled: %+v", agg.Tools["status"])
 	}
-	if r := u.Report(); r.Enabled || r.State != UsageStateDisabled {
+	if r := u.Report(); r.Enabled || r.State != query.UsageStateDisabled {
 		t.Fatalf("report %+v", r)
 	}
 	os.Remove(off)
@@ -130,7 +132,7 @@ func TestUsageInvalidAggregate(t *testing.T) {
 	path := filepath.Join(home, UsageFile)
 	os.WriteFile(path, []byte("not json"), 0o600)
 	u := NewUsage(home, time.Now)
-	if r := u.Report(); r.State != UsageStateUnavailable || r.ErrorCode != UsageErrInvalid || !r.Enabled {
+	if r := u.Report(); r.State != query.UsageStateUnavailable || r.ErrorCode != query.UsageErrInvalid || !r.Enabled {
 		t.Fatalf("report %+v", r)
 	}
 	recordLine(u, "{}\n")
@@ -138,7 +140,7 @@ func TestUsageInvalidAggregate(t *testing.T) {
 	if b, _ := os.ReadFile(path); string(b) != "not json" {
 		t.Fatal("a damaged aggregate was overwritten")
 	}
-	if r := NewUsage(filepath.Join(home, "missing"), time.Now).Report(); r.State != UsageStateEmpty {
+	if r := NewUsage(filepath.Join(home, "missing"), time.Now).Report(); r.State != query.UsageStateEmpty {
 		t.Fatalf("report without a store %+v", r)
 	}
 }
