@@ -50,11 +50,7 @@ func (c *Cursors) Put(p objects.Putter) (objects.ID, error) {
 		}
 		return a.Path < b.Path
 	})
-	data, err := encode(KindCursors, c)
-	if err != nil {
-		return objects.ID{}, err
-	}
-	return p.Put(data)
+	return put(p, KindCursors, c)
 }
 
 // LoadCursors reads a cursors object.
@@ -84,11 +80,7 @@ func (t *Tombstones) Superseded(gen uint64, id EventID) bool {
 // Put stores the tombstones.
 func (t *Tombstones) Put(p objects.Putter) (objects.ID, error) {
 	t.Kind = KindTombstones
-	data, err := encode(KindTombstones, t)
-	if err != nil {
-		return objects.ID{}, err
-	}
-	return p.Put(data)
+	return put(p, KindTombstones, t)
 }
 
 // LoadTombstones reads a tombstones object.
@@ -140,11 +132,7 @@ type IndexedChunks struct {
 // Put stores the list.
 func (c *IndexedChunks) Put(p objects.Putter) (objects.ID, error) {
 	c.Kind = KindIndexedChunks
-	data, err := encode(KindIndexedChunks, c)
-	if err != nil {
-		return objects.ID{}, err
-	}
-	return p.Put(data)
+	return put(p, KindIndexedChunks, c)
 }
 
 // LoadIndexedChunks reads an indexed-chunks object.

@@ -109,11 +109,7 @@ func (s ForgottenSet) Put(p objects.Putter) (*objects.ID, error) {
 	sort.Slice(f.Sessions, func(i, j int) bool {
 		return string(f.Sessions[i].Session[:]) < string(f.Sessions[j].Session[:])
 	})
-	data, err := encode(KindForgotten, f)
-	if err != nil {
-		return nil, err
-	}
-	id, err := p.Put(data)
+	id, err := put(p, KindForgotten, f)
 	return &id, err
 }
 

@@ -86,12 +86,13 @@ type Tree struct {
 	Sessions []TreeEntry `json:"sessions"`
 }
 
-func encode(kind string, v any) ([]byte, error) {
+// put stores v, an object of the kind named, as JSON.
+func put(p objects.Putter, kind string, v any) (objects.ID, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, fmt.Errorf("core: encode %s: %w", kind, err)
+		return objects.ID{}, fmt.Errorf("core: encode %s: %w", kind, err)
 	}
-	return b, nil
+	return p.Put(b)
 }
 
 // WrittenSession is the result of writing one session.
@@ -156,11 +157,7 @@ func NewChunkWriter(p objects.Putter, id SessionID, prev []ChunkRef) *ChunkWrite
 // lacked it.
 func (w *ChunkWriter) Write(events []Event) (ChunkRef, bool, error) {
 	ch := Chunk{Kind: KindChunk, Session: w.id, First: w.next, Events: events}
-	data, err := encode(KindChunk, &ch)
-	if err != nil {
-		return ChunkRef{}, false, err
-	}
-	id, err := w.p.Put(data)
+	id, err := put(w.p, KindChunk, &ch)
 	if err != nil {
 		return ChunkRef{}, false, err
 	}
@@ -185,11 +182,7 @@ func (w *ChunkWriter) Finish(s *Session, d *Digest) (WrittenSession, error) {
 			replaced = append(replaced, c)
 		}
 	}
-	data, err := encode(KindSession, &so)
-	if err != nil {
-		return WrittenSession{}, err
-	}
-	id, err := w.p.Put(data)
+	id, err := put(w.p, KindSession, &so)
 	if err != nil {
 		return WrittenSession{}, err
 	}
@@ -211,11 +204,7 @@ func NewTree(entries []TreeEntry) *Tree {
 // Put stores the tree.
 func (t *Tree) Put(p objects.Putter) (objects.ID, error) {
 	t.Kind = KindTree
-	data, err := encode(KindTree, t)
-	if err != nil {
-		return objects.ID{}, err
-	}
-	return p.Put(data)
+	return put(p, KindTree, t)
 }
 
 // Find returns the entry of a session.
