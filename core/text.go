@@ -59,26 +59,20 @@ func NonEmpty(ss ...string) []string {
 
 // Strings turns typed string values (event types, roles) into strings;
 // nil for none.
-func Strings[T ~string](vs []T) []string {
-	if len(vs) == 0 {
-		return nil
-	}
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = string(v)
-	}
-	return out
-}
+func Strings[T ~string](vs []T) []string { return convert[string](vs) }
 
 // Typed turns strings into typed string values (event types, roles); nil
 // for none. It is the inverse of Strings.
-func Typed[T ~string](vs []string) []T {
+func Typed[T ~string](vs []string) []T { return convert[T](vs) }
+
+// convert turns string values of one type into another; nil for none.
+func convert[To, From ~string](vs []From) []To {
 	if len(vs) == 0 {
 		return nil
 	}
-	out := make([]T, len(vs))
+	out := make([]To, len(vs))
 	for i, v := range vs {
-		out[i] = T(v)
+		out[i] = To(v)
 	}
 	return out
 }
