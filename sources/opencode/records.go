@@ -42,12 +42,15 @@ type messageData struct {
 	Model struct {
 		ModelID string `json:"modelID"`
 	} `json:"model"`
-	Error *struct {
-		Name string `json:"name"`
-		Data struct {
-			Message string `json:"message"`
-		} `json:"data"`
-	} `json:"error"`
+	Error *recordedError `json:"error"`
+}
+
+// recordedError is the error OpenCode records on a message or a part.
+type recordedError struct {
+	Name string `json:"name"`
+	Data struct {
+		Message string `json:"message"`
+	} `json:"data"`
 }
 
 // userSummary is the summary object of a user message (older versions
@@ -72,24 +75,19 @@ type partData struct {
 		Input  float64 `json:"input"`
 		Output float64 `json:"output"`
 	} `json:"tokens"`
-	Files       []string `json:"files"`    // patch
-	Hash        string   `json:"hash"`     // patch
-	Snapshot    string   `json:"snapshot"` // snapshot, step-start
-	Name        string   `json:"name"`     // agent
-	Prompt      string   `json:"prompt"`   // subtask
-	Description string   `json:"description"`
-	Agent       string   `json:"agent"`
-	Attempt     float64  `json:"attempt"` // retry
-	Error       *struct {
-		Name string `json:"name"`
-		Data struct {
-			Message string `json:"message"`
-		} `json:"data"`
-	} `json:"error"`
-	Mime     string `json:"mime"` // file
-	Filename string `json:"filename"`
-	URL      string `json:"url"`
-	Source   *struct {
+	Files       []string       `json:"files"`    // patch
+	Hash        string         `json:"hash"`     // patch
+	Snapshot    string         `json:"snapshot"` // snapshot, step-start
+	Name        string         `json:"name"`     // agent
+	Prompt      string         `json:"prompt"`   // subtask
+	Description string         `json:"description"`
+	Agent       string         `json:"agent"`
+	Attempt     float64        `json:"attempt"` // retry
+	Error       *recordedError `json:"error"`
+	Mime        string         `json:"mime"` // file
+	Filename    string         `json:"filename"`
+	URL         string         `json:"url"`
+	Source      *struct {
 		Path string `json:"path"`
 	} `json:"source"`
 	Auto bool `json:"auto"` // compaction
