@@ -15,6 +15,14 @@ type modelInfo struct {
 	Mode       string `json:"mode"`
 }
 
+// id is the model's id ("" without a stamp).
+func (m *modelInfo) id() string {
+	if m == nil {
+		return ""
+	}
+	return m.ModelID
+}
+
 // apiMessage is one element of api_conversation_history.json: an
 // Anthropic-style message plus Cline's ts/modelInfo and Roo's condense
 // markers.
@@ -66,12 +74,7 @@ func (m *apiMessage) blocks() (bs []block, ok bool) {
 	return nil, false
 }
 
-func (m *apiMessage) model() string {
-	if m.ModelInfo == nil {
-		return ""
-	}
-	return m.ModelInfo.ModelID
-}
+func (m *apiMessage) model() string { return m.ModelInfo.id() }
 
 // uiRow is one element of ui_messages.json.
 type uiRow struct {
@@ -104,12 +107,7 @@ func (r *uiRow) kind() string {
 	return r.Type
 }
 
-func (r *uiRow) model() string {
-	if r.ModelInfo == nil {
-		return ""
-	}
-	return r.ModelInfo.ModelID
-}
+func (r *uiRow) model() string { return r.ModelInfo.id() }
 
 // historyItem is Roo's per-task history_item.json (also the shape of the
 // task history entries of Cline and Kilo Code).
