@@ -3,6 +3,7 @@ package query
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"ctx/index"
@@ -64,6 +65,20 @@ func (e *Error) Unwrap() error { return e.Err }
 // Errorf returns an *Error with the code.
 func Errorf(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// choose checks a setting that takes one of a few values: empty is the
+// first of them, anything else not among them is an invalid request that
+// names them all.
+func choose(v *string, name string, values ...string) error {
+	switch {
+	case *v == "":
+		*v = values[0]
+	case !slices.Contains(values, *v):
+		last := len(values) - 1
+		return Errorf(CodeInvalidRequest, "%s must be %s or %s", name, strings.Join(values[:last], ", "), values[last])
+	}
+	return nil
 }
 
 // CodeOf returns the code of err, or "" when err carries none.

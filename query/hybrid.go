@@ -72,12 +72,8 @@ type SemanticOptions struct {
 }
 
 func (req *SearchRequest) validMode() error {
-	switch req.Mode {
-	case "":
-		req.Mode = ModeLexical
-	case ModeLexical, ModeSemantic, ModeHybrid:
-	default:
-		return Errorf(CodeInvalidRequest, "mode must be lexical, semantic or hybrid")
+	if err := choose(&req.Mode, "mode", ModeLexical, ModeSemantic, ModeHybrid); err != nil {
+		return err
 	}
 	if w := req.SemanticWeight; w != nil && (math.IsNaN(*w) || *w < 0 || *w > 1) {
 		return Errorf(CodeInvalidRequest, "the semantic weight must be between 0 and 1")

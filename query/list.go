@@ -200,19 +200,11 @@ func (req *ListRequest) validateShape() error {
 }
 
 func (req *ListRequest) validatePaging() error {
-	switch req.Order {
-	case "":
-		req.Order = OrderAsc
-	case OrderAsc, OrderDesc:
-	default:
-		return Errorf(CodeInvalidRequest, "order must be asc or desc")
+	if err := choose(&req.Order, "order", OrderAsc, OrderDesc); err != nil {
+		return err
 	}
-	switch req.Content {
-	case "":
-		req.Content = ContentFull
-	case ContentFull, ContentText, ContentNone:
-	default:
-		return Errorf(CodeInvalidRequest, "content must be full, text or none")
+	if err := choose(&req.Content, "content", ContentFull, ContentText, ContentNone); err != nil {
+		return err
 	}
 	return checkPage(&req.Limit, req.MaxBytes)
 }

@@ -69,11 +69,8 @@ func checkPage(limit *int, maxBytes int) error {
 }
 
 func (req *ShowSessionPageRequest) validate() error {
-	if req.Mode == "" {
-		req.Mode = ModeTranscript
-	}
-	if req.Mode != ModeTranscript && req.Mode != ModeLog {
-		return Errorf(CodeInvalidRequest, "mode must be transcript or log")
+	if err := choose(&req.Mode, "mode", ModeTranscript, ModeLog); err != nil {
+		return err
 	}
 	if err := checkPage(&req.Limit, req.MaxBytes); err != nil {
 		return err

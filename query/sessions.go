@@ -108,12 +108,8 @@ type SessionList struct {
 func ShortID(id core.SessionID) string { return id.String()[:12] }
 
 func (req *SessionsRequest) validate() (*SessionsSelection, error) {
-	switch req.Sort {
-	case "":
-		req.Sort = SortLastActivity
-	case SortLastActivity, SortStarted, SortEvents, SortName:
-	default:
-		return nil, Errorf(CodeInvalidRequest, "sort must be last_activity, started, events or name")
+	if err := choose(&req.Sort, "sort", SortLastActivity, SortStarted, SortEvents, SortName); err != nil {
+		return nil, err
 	}
 	if req.Limit == 0 {
 		req.Limit = DefaultSessionsLimit

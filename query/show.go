@@ -49,11 +49,8 @@ func InMode(mode string, e *core.Event) bool {
 // ShowSession streams the events of a session selected by mode to emit,
 // after the header. The stream is complete unless MaxEvents truncates it.
 func (r *Reader) ShowSession(req ShowSessionRequest, header func(*SessionInfo) error, emit func(*core.Event) error) (*Completion, error) {
-	if req.Mode == "" {
-		req.Mode = ModeTranscript
-	}
-	if req.Mode != ModeTranscript && req.Mode != ModeLog {
-		return nil, Errorf(CodeInvalidRequest, "mode must be transcript or log")
+	if err := choose(&req.Mode, "mode", ModeTranscript, ModeLog); err != nil {
+		return nil, err
 	}
 	if req.MaxEvents < 0 {
 		return nil, Errorf(CodeInvalidRequest, "max events must not be negative")

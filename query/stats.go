@@ -93,12 +93,8 @@ type Stats struct {
 
 // Stats counts the selected sessions from the tree alone.
 func (r *Reader) Stats(req StatsRequest) (*Stats, error) {
-	switch req.Period {
-	case "":
-		req.Period = PeriodDay
-	case PeriodDay, PeriodWeek:
-	default:
-		return nil, Errorf(CodeInvalidRequest, "period must be day or week")
+	if err := choose(&req.Period, "period", PeriodDay, PeriodWeek); err != nil {
+		return nil, err
 	}
 	sel, loc, kept, _, err := r.selectSessions(&req.Filter, req.Location)
 	if err != nil {
