@@ -78,14 +78,11 @@ func (g *gen) codeLine(b []byte) []byte {
 	return g.expand(b, pick(g.r, g.templates()))
 }
 
+// expand expands a code template: %i an identifier, %w a word, %n a
+// number, %p a path, %% a percent sign.
 func (g *gen) expand(b []byte, t string) []byte {
-	for i := 0; i < len(t); i++ {
-		if t[i] != '%' || i+1 == len(t) {
-			b = append(b, t[i])
-			continue
-		}
-		i++
-		switch t[i] {
+	return fill(b, t, func(b []byte, c byte) []byte {
+		switch c {
 		case 'i':
 			b = append(b, g.ident()...)
 		case 'w':
@@ -97,8 +94,22 @@ func (g *gen) expand(b []byte, t string) []byte {
 		case '%':
 			b = append(b, '%')
 		default:
-			b = append(b, '%', t[i])
+			b = append(b, '%', c)
 		}
+		return b
+	})
+}
+
+// fill expands the placeholders of a template, % and a letter, each as
+// place appends it; a % that ends the template stays as it is.
+func fill(b []byte, t string, place func(b []byte, c byte) []byte) []byte {
+	for i := 0; i < len(t); i++ {
+		if t[i] != '%' || i+1 == len(t) {
+			b = append(b, t[i])
+			continue
+		}
+		i++
+		b = place(b, t[i])
 	}
 	return b
 }

@@ -82,13 +82,8 @@ func (g *gen) sentence(b []byte) []byte {
 // say expands a prose template (placeholders are listed with
 // sentenceTemplates).
 func (g *gen) say(b []byte, t string) []byte {
-	for i := 0; i < len(t); i++ {
-		if t[i] != '%' || i+1 == len(t) {
-			b = append(b, t[i])
-			continue
-		}
-		i++
-		switch t[i] {
+	return fill(b, t, func(b []byte, c byte) []byte {
+		switch c {
 		case 'n':
 			b = append(b, g.word()...)
 		case 'v':
@@ -112,10 +107,10 @@ func (g *gen) say(b []byte, t string) []byte {
 		case 'd':
 			b = strconv.AppendInt(b, int64(g.between(2, 40)), 10)
 		default:
-			b = append(b, '%', t[i])
+			b = append(b, '%', c)
 		}
-	}
-	return b
+		return b
+	})
 }
 
 // prose appends about n bytes of sentences in paragraphs.
