@@ -150,18 +150,23 @@ func (s *claudeSess) userPrompt(text []byte) {
 		s.promptID = uuid4(s.g.r)
 		s.snapshot(u)
 	}
-	s.pre(true)
-	s.e.str("type", "user")
-	s.e.obj("message")
-	s.e.str("role", "user")
-	s.e.bytes("content", text)
-	s.e.close()
+	s.userMessage(text)
 	s.stampID(u)
 	if s.ver.modern && s.agentID == "" {
 		s.e.str("permissionMode", "acceptEdits")
 	}
 	s.post()
 	s.events++
+}
+
+// userMessage begins a user record whose message content is text.
+func (s *claudeSess) userMessage(text []byte) {
+	s.pre(true)
+	s.e.str("type", "user")
+	s.e.obj("message")
+	s.e.str("role", "user")
+	s.e.bytes("content", text)
+	s.e.close()
 }
 
 // apiMsg is one model response, written as one line per content block.

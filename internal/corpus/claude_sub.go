@@ -183,12 +183,7 @@ func (s *claudeSess) compactSummary() {
 	b = append(b, "\n4. Pending Tasks:\n   - "...)
 	b = g.sentence(b)
 	g.buf = b
-	s.pre(true)
-	s.e.str("type", "user")
-	s.e.obj("message")
-	s.e.str("role", "user")
-	s.e.bytes("content", b)
-	s.e.close()
+	s.userMessage(b)
 	s.e.bool("isVisibleInTranscriptOnly", true)
 	s.e.bool("isCompactSummary", true)
 	s.tick(time.Millisecond, 5*time.Millisecond)

@@ -142,38 +142,34 @@ func (s *claudeSess) resultLine(c *call) {
 // Bookkeeping records: each counts as one event.
 
 func (s *claudeSess) permissionMode() {
-	e := &s.e
-	e.reset()
-	e.open()
-	e.str("type", "permission-mode")
-	e.str("permissionMode", "acceptEdits")
-	e.str("sessionId", s.sessionID)
-	e.close()
-	s.out.line(e.b)
-	s.events++
+	s.bookkeeping("permission-mode", func(e *enc) {
+		e.str("permissionMode", "acceptEdits")
+	})
 }
 
 func (s *claudeSess) aiTitle() {
-	e := &s.e
-	e.reset()
-	e.open()
-	e.str("type", "ai-title")
-	e.bytes("aiTitle", s.g.title(s.g.buf[:0]))
-	e.str("sessionId", s.sessionID)
-	e.close()
-	s.out.line(e.b)
-	s.events++
+	s.bookkeeping("ai-title", func(e *enc) {
+		e.bytes("aiTitle", s.g.title(s.g.buf[:0]))
+	})
 }
 
 func (s *claudeSess) lastPrompt() {
+	s.bookkeeping("last-prompt", func(e *enc) {
+		e.bytes("lastPrompt", s.prompt[:min(len(s.prompt), 200)])
+		if s.ver.slug {
+			e.str("leafUuid", s.parent)
+		}
+	})
+}
+
+// bookkeeping writes a record of the type named: its fields, then the
+// session id.
+func (s *claudeSess) bookkeeping(typ string, fields func(e *enc)) {
 	e := &s.e
 	e.reset()
 	e.open()
-	e.str("type", "last-prompt")
-	e.bytes("lastPrompt", s.prompt[:min(len(s.prompt), 200)])
-	if s.ver.slug {
-		e.str("leafUuid", s.parent)
-	}
+	e.str("type", typ)
+	fields(e)
 	e.str("sessionId", s.sessionID)
 	e.close()
 	s.out.line(e.b)
