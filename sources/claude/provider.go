@@ -3,7 +3,7 @@ package claude
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -38,39 +38,36 @@ type SubagentMeta struct {
 // fails only when the transcript cannot be opened or read; an error for a
 // file that vanished wraps fs.ErrNotExist.
 func (*Provider) Parse(f core.SourceFile) (core.ParseResult, error) {
-	fh, err := regular.Open(f.Path)
-	if err != nil {
-		return core.ParseResult{}, fmt.Errorf("claude: open transcript: %w", err)
-	}
-	defer fh.Close()
-	meta, problem := readMeta(f.Path)
-	res, err := ParseReader(fh, f, meta)
-	if err != nil {
-		return core.ParseResult{}, err
-	}
-	if problem != nil {
-		res.Problems = append(res.Problems, *problem)
-	}
-	return res, nil
+	return regular.Parse(f, openWhat, func(r io.Reader, f core.SourceFile) (core.ParseResult, error) {
+		meta, problem := readMeta(f.Path)
+		res, err := ParseReader(r, f, meta)
+		if err != nil {
+			return core.ParseResult{}, err
+		}
+		if problem != nil {
+			res.Problems = append(res.Problems, *problem)
+		}
+		return res, nil
+	})
 }
+
+// openWhat prefixes an error opening a transcript.
+const openWhat = "claude: open transcript"
 
 // ParseStream reads one transcript as Parse does, handing its session to
 // sink a chunk at a time (core.StreamParser).
 func (*Provider) ParseStream(f core.SourceFile, sink core.SessionSink) (core.StreamResult, error) {
-	fh, err := regular.Open(f.Path)
-	if err != nil {
-		return core.StreamResult{}, fmt.Errorf("claude: open transcript: %w", err)
-	}
-	defer fh.Close()
-	meta, problem := readMeta(f.Path)
-	res, err := ParseStreamReader(fh, f, meta, sink)
-	if err != nil {
-		return core.StreamResult{}, err
-	}
-	if problem != nil {
-		res.Problems = append(res.Problems, *problem)
-	}
-	return res, nil
+	return regular.Parse(f, openWhat, func(r io.Reader, f core.SourceFile) (core.StreamResult, error) {
+		meta, problem := readMeta(f.Path)
+		res, err := ParseStreamReader(r, f, meta, sink)
+		if err != nil {
+			return core.StreamResult{}, err
+		}
+		if problem != nil {
+			res.Problems = append(res.Problems, *problem)
+		}
+		return res, nil
+	})
 }
 
 // metaPath returns the meta.json path of a subagent transcript, or "".

@@ -48,13 +48,14 @@ func ReadFile(path string) ([]byte, error) {
 }
 
 // Parse opens f's file as Open does and hands it to parse, the parser of
-// one provider. An error opening it is prefixed with what ("codex: open
-// rollout"), so that one for a file that vanished still wraps
-// fs.ErrNotExist.
-func Parse(f core.SourceFile, what string, parse func(io.Reader, core.SourceFile) (core.ParseResult, error)) (core.ParseResult, error) {
+// one provider (whole, or streaming: R is its result). An error opening it
+// is prefixed with what ("codex: open rollout"), so that one for a file
+// that vanished still wraps fs.ErrNotExist.
+func Parse[R any](f core.SourceFile, what string, parse func(io.Reader, core.SourceFile) (R, error)) (R, error) {
 	fh, err := Open(f.Path)
 	if err != nil {
-		return core.ParseResult{}, fmt.Errorf("%s: %w", what, err)
+		var none R
+		return none, fmt.Errorf("%s: %w", what, err)
 	}
 	defer fh.Close()
 	return parse(fh, f)
