@@ -282,3 +282,14 @@ func splitFirstLine(extra []byte) (head, tail []byte) {
 	}
 	return extra, nil
 }
+
+// memberObject returns the object value of the first member named key;
+// false when there is none or its value is not an object.
+func memberObject(o *hujson.Object, key string) (*hujson.Object, bool) {
+	i, _ := memberIndex(o, key)
+	if i < 0 {
+		return nil, false
+	}
+	v, ok := o.Members[i].Value.Value.(*hujson.Object)
+	return v, ok
+}

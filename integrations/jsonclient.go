@@ -35,19 +35,11 @@ func opencodeShape(root *hujson.Object) jsonShape {
 			return v2
 		}
 	}
-	i, _ := memberIndex(root, "mcp")
-	if i < 0 {
-		return v1
-	}
-	mcp, ok := root.Members[i].Value.Value.(*hujson.Object)
+	mcp, ok := memberObject(root, "mcp")
 	if !ok {
 		return v1
 	}
-	j, _ := memberIndex(mcp, "servers")
-	if j < 0 {
-		return v1
-	}
-	servers, ok := mcp.Members[j].Value.Value.(*hujson.Object)
+	servers, ok := memberObject(mcp, "servers")
 	if !ok {
 		return v1
 	}
