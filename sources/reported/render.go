@@ -29,33 +29,33 @@ func Render(r *Report) string {
 		}
 	}
 	section("State", r.State)
-	var d strings.Builder
-	for _, k := range r.KeyDecisions {
-		fmt.Fprintf(&d, "- %s", k.Decision)
-		if k.Rationale != "" {
-			fmt.Fprintf(&d, " (why: %s)", k.Rationale)
-		}
-		d.WriteString("\n")
+	decisions := make([]string, len(r.KeyDecisions))
+	for i, k := range r.KeyDecisions {
+		decisions[i] = noted(k.Decision, "why: ", k.Rationale)
 	}
-	section("Key decisions", strings.TrimRight(d.String(), "\n"))
+	section("Key decisions", bullets(decisions))
 	var o strings.Builder
 	for i, it := range r.OpenItems {
 		fmt.Fprintf(&o, "%d. %s\n", i+1, it)
 	}
 	section("Open items", strings.TrimRight(o.String(), "\n"))
 	section("Gotchas", bullets(r.Gotchas))
-	var a strings.Builder
-	for _, art := range r.Artifacts {
-		fmt.Fprintf(&a, "- %s", art.Path)
-		if art.Role != "" {
-			fmt.Fprintf(&a, " (%s)", art.Role)
-		}
-		a.WriteString("\n")
+	artifacts := make([]string, len(r.Artifacts))
+	for i, art := range r.Artifacts {
+		artifacts[i] = noted(art.Path, "", art.Role)
 	}
-	section("Artifacts", strings.TrimRight(a.String(), "\n"))
+	section("Artifacts", bullets(artifacts))
 	section("Files touched", bullets(r.FilesTouched))
 	section("Suggested first prompt", r.SuggestedFirstPrompt)
 	return b.String()
+}
+
+// noted is s with its note in parentheses after it, when there is one.
+func noted(s, label, note string) string {
+	if note == "" {
+		return s
+	}
+	return s + " (" + label + note + ")"
 }
 
 func bullets(items []string) string {
