@@ -65,14 +65,8 @@ func reachIndexed(s *objects.Store, list objects.ID, seen map[objects.ID]bool, b
 		return report(list, err, bad)
 	}
 	for _, c := range ic.Chunks {
-		if seen[c.Chunk] {
-			continue
-		}
-		seen[c.Chunk] = true
-		if _, err := s.Get(c.Chunk); err != nil {
-			if err := report(c.Chunk, err, bad); err != nil {
-				return err
-			}
+		if err := reachChunk(s, c.Chunk, seen, bad); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -88,15 +82,22 @@ func reachSession(s *objects.Store, id objects.ID, seen map[objects.ID]bool, bad
 		return report(id, err, bad)
 	}
 	for _, c := range so.Chunks {
-		if seen[c.ID] {
-			continue
+		if err := reachChunk(s, c.ID, seen, bad); err != nil {
+			return err
 		}
-		seen[c.ID] = true
-		if _, err := s.Get(c.ID); err != nil {
-			if err := report(c.ID, err, bad); err != nil {
-				return err
-			}
-		}
+	}
+	return nil
+}
+
+// reachChunk keeps a chunk, read (and so checked) the first time it is
+// reached.
+func reachChunk(s *objects.Store, id objects.ID, seen map[objects.ID]bool, bad func(objects.ID, error)) error {
+	if seen[id] {
+		return nil
+	}
+	seen[id] = true
+	if _, err := s.Get(id); err != nil {
+		return report(id, err, bad)
 	}
 	return nil
 }
