@@ -30,13 +30,18 @@ func (d *daemon) kickRepair() {
 // the rebuilt shards instead. It takes its turn at the writer lock with
 // the passes and merges.
 func (d *daemon) repairLoop(ctx context.Context) {
+	onKick(ctx, d.repairKick, func() { d.repairOnce(ctx) })
+}
+
+// onKick runs do each time kick fires, until ctx ends.
+func onKick(ctx context.Context, kick <-chan struct{}, do func()) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-d.repairKick:
+		case <-kick:
 		}
-		d.repairOnce(ctx)
+		do()
 	}
 }
 
@@ -47,8 +52,7 @@ func (d *daemon) repairOnce(ctx context.Context) {
 	}
 	d.log.Printf("index shards damaged: %s; rebuilding them from the store", strings.Join(names, ", "))
 	rec := &wake.Repair{At: time.Now().UTC(), Shards: names}
-	rep, err := ingest.Repair(ctx, ingest.Options{Home: d.opts.Home, Env: d.opts.Env, Version: d.opts.Version,
-		Busy: func() {}, Gate: &d.gate}, names)
+	rep, err := ingest.Repair(ctx, d.upkeep(), names)
 	if errors.Is(err, ingest.ErrNotRepairable) && !slices.ContainsFunc(damagedShards(d.opts.Home), func(n string) bool {
 		return slices.Contains(names, n)
 	}) {

@@ -204,16 +204,10 @@ func (d *daemon) passLoop(ctx context.Context, w *fsnotify.Watcher) {
 // mergeLoop merges small shards beside the passes (ingest.Merge), after
 // each publish, until nothing is left to merge or ctx ends.
 func (d *daemon) mergeLoop(ctx context.Context) {
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-d.mergeKick:
-		}
+	onKick(ctx, d.mergeKick, func() {
 		merged := false
 		for ctx.Err() == nil {
-			rep, err := ingest.Merge(ctx, ingest.Options{Home: d.opts.Home, Env: d.opts.Env,
-				Version: d.opts.Version, Busy: func() {}, Gate: &d.gate})
+			rep, err := ingest.Merge(ctx, d.upkeep())
 			if err != nil {
 				if ctx.Err() == nil {
 					d.log.Printf("merge failed: %v", err)
@@ -232,7 +226,13 @@ func (d *daemon) mergeLoop(ctx context.Context) {
 		if merged {
 			debug.FreeOSMemory() // the merges' heap is garbage now
 		}
-	}
+	})
+}
+
+// upkeep are the options of the writes beside the passes (merge, repair,
+// vectors): they wait their turn at the writer lock.
+func (d *daemon) upkeep() ingest.Options {
+	return ingest.Options{Home: d.opts.Home, Env: d.opts.Env, Version: d.opts.Version, Busy: func() {}, Gate: &d.gate}
 }
 
 // maintain runs ingest.BuildVectors until it finishes or a request comes,
@@ -251,8 +251,7 @@ func (d *daemon) maintain(ctx context.Context) bool {
 	if len(d.kick) > 0 { // a request came before interrupt was set
 		return false
 	}
-	rep, err := ingest.BuildVectors(mctx, ingest.Options{Home: d.opts.Home, Env: d.opts.Env, Version: d.opts.Version,
-		Busy: func() {}, Gate: &d.gate}) // a merge publishing: wait for it
+	rep, err := ingest.BuildVectors(mctx, d.upkeep()) // a merge publishing: wait for it
 	if mctx.Err() != nil && ctx.Err() == nil {
 		return false // interrupted by new work; run again after it
 	}
