@@ -66,25 +66,24 @@ func conj(cs []clause) clause {
 	if len(cs) == 1 {
 		return cs[0]
 	}
-	out := clause{e: &eAnd{}}
-	qs := make([]query.Query, len(cs))
-	for i, c := range cs {
-		qs[i] = c.q
-		out.e.(*eAnd).kids = append(out.e.(*eAnd).kids, c.e)
-	}
-	out.q = query.NewConjunctionQuery(qs)
-	return out
+	qs, kids := split(cs)
+	return clause{q: query.NewConjunctionQuery(qs), e: &eAnd{kids: kids}}
 }
 
 func disj(cs []clause) clause {
-	out := clause{e: &eOr{}}
+	qs, kids := split(cs)
+	return clause{q: query.NewDisjunctionQuery(qs), e: &eOr{kids: kids}}
+}
+
+// split returns the index queries and the evaluation nodes of clauses.
+func split(cs []clause) ([]query.Query, []eNode) {
 	qs := make([]query.Query, len(cs))
+	var kids []eNode
 	for i, c := range cs {
 		qs[i] = c.q
-		out.e.(*eOr).kids = append(out.e.(*eOr).kids, c.e)
+		kids = append(kids, c.e)
 	}
-	out.q = query.NewDisjunctionQuery(qs)
-	return out
+	return qs, kids
 }
 
 // compile turns the text of a search into index queries (see parse.go
