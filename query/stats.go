@@ -179,11 +179,7 @@ func countFiles(files map[string]*FileStats, f *fact, complete *bool) {
 
 // topFiles returns the n files edited by the most sessions.
 func topFiles(files map[string]*FileStats, n int) []FileStats {
-	out := make([]FileStats, 0, len(files))
-	for _, fs := range files {
-		out = append(out, *fs)
-	}
-	slices.SortFunc(out, func(a, b FileStats) int {
+	out := sortedValues(files, func(a, b FileStats) int {
 		if a.Sessions != b.Sessions {
 			return b.Sessions - a.Sessions
 		}
@@ -212,16 +208,21 @@ func rowOf(m map[string]*StatsRow, provider string) *StatsRow {
 }
 
 func sortedRows(m map[string]*StatsRow) []StatsRow {
-	out := make([]StatsRow, 0, len(m))
-	for _, r := range m {
-		out = append(out, *r)
-	}
-	slices.SortFunc(out, func(a, b StatsRow) int {
+	return sortedValues(m, func(a, b StatsRow) int {
 		if a.Sessions != b.Sessions {
 			return b.Sessions - a.Sessions
 		}
 		return strings.Compare(a.Provider, b.Provider)
 	})
+}
+
+// sortedValues copies the values of m into a slice sorted by cmp.
+func sortedValues[T any](m map[string]*T, cmp func(a, b T) int) []T {
+	out := make([]T, 0, len(m))
+	for _, v := range m {
+		out = append(out, *v)
+	}
+	slices.SortFunc(out, cmp)
 	return out
 }
 
