@@ -70,13 +70,8 @@ func sessionsRequest(in *listSessionsInput, now time.Time) (app.SessionsRequest,
 	if in.Sort != nil && *in.Sort == "" {
 		return req, invalidf("sort must not be empty; omit it for the default")
 	}
-	if in.Limit != nil && (*in.Limit < 1 || *in.Limit > maxListSessions) {
-		return req, invalidf("limit must be between 1 and %d", maxListSessions)
-	}
-	if in.Cursor != nil {
-		if err := checkCursorShape(*in.Cursor); err != nil {
-			return req, err
-		}
+	if err := checkPaging(in.Limit, maxListSessions, in.Cursor); err != nil {
+		return req, err
 	}
 	filter, err := parseFilter(app.FilterArgs{Providers: in.Providers, SourceRoots: in.SourceRoots,
 		SourceGroups: in.SourceGroups, Files: in.Files, PrimaryOnly: in.PrimaryOnly, Machines: in.Machines}, in.Workspace, in.Since, in.Until, now)

@@ -89,13 +89,8 @@ func listRequest(in *queryEventsInput, now time.Time) (query.ListRequest, error)
 			return req, invalidf("%s must not be empty; omit it for the default", name)
 		}
 	}
-	if in.Limit != nil && (*in.Limit < 1 || *in.Limit > query.MaxPageLimit) {
-		return req, invalidf("limit must be between 1 and %d", query.MaxPageLimit)
-	}
-	if in.Cursor != nil {
-		if err := checkCursorShape(*in.Cursor); err != nil {
-			return req, err
-		}
+	if err := checkPaging(in.Limit, query.MaxPageLimit, in.Cursor); err != nil {
+		return req, err
 	}
 	filter, err := parseFilter(query.FilterArgs{Sessions: in.Sessions, RootSessions: in.RootSessions,
 		Providers: in.Providers, SourceRoots: in.SourceRoots, SourceGroups: in.SourceGroups, Roles: in.Roles,

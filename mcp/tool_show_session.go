@@ -45,19 +45,12 @@ func runShowSession(ctx context.Context, s *Server, in *showSessionInput) (*repl
 	if in.Mode != nil && *in.Mode == "" {
 		return nil, invalidf("mode must be transcript or log")
 	}
-	if in.Limit != nil {
-		if *in.Limit < 1 || *in.Limit > query.MaxPageLimit {
-			return nil, invalidf("limit must be between 1 and %d", query.MaxPageLimit)
-		}
-		req.Limit = *in.Limit
-	} else {
-		req.Limit = query.DefaultPageLimit
+	if err := checkPaging(in.Limit, query.MaxPageLimit, in.Cursor); err != nil {
+		return nil, err
 	}
-	if in.Cursor != nil {
-		if err := checkCursorShape(*in.Cursor); err != nil {
-			return nil, err
-		}
-		req.Cursor = *in.Cursor
+	req.Limit, req.Cursor = query.DefaultPageLimit, deref(in.Cursor)
+	if in.Limit != nil {
+		req.Limit = *in.Limit
 	}
 	return s.fitPinnedPage(ctx, func(p *app.Pinned, maxBytes int) (any, int, string, error) {
 		req.MaxBytes = maxBytes
@@ -67,6 +60,18 @@ func runShowSession(ctx context.Context, s *Server, in *showSessionInput) (*repl
 		}
 		return page, len(page.Events), renderSessionPage(page), nil
 	})
+}
+
+// checkPaging checks a page's arguments when they are given: a limit from
+// 1 to most, and a cursor of the shape of one.
+func checkPaging(limit *int, most int, cursor *string) error {
+	if limit != nil && (*limit < 1 || *limit > most) {
+		return invalidf("limit must be between 1 and %d", most)
+	}
+	if cursor != nil {
+		return checkCursorShape(*cursor)
+	}
+	return nil
 }
 
 // checkCursorShape rejects what cannot be a cursor: empty, too long, or
