@@ -199,23 +199,7 @@ func writeUsage(home string, a *UsageAggregate) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(home, ".usage-*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return err
-	}
-	_, werr := f.Write(append(b, '\n'))
-	serr := f.Sync()
-	cerr := f.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, store.At(home).Usage()); err != nil {
+	if err := objects.ReplaceFile(store.At(home).Usage(), append(b, '\n')); err != nil {
 		return err
 	}
 	return objects.SyncDir(home)

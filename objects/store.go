@@ -332,6 +332,25 @@ func syncFile(path string) error {
 	return f.Sync()
 }
 
+// ReplaceFile writes data to a private (0600) temporary file beside p,
+// fsyncs it and renames it over p, so that p holds either its old bytes or
+// data. The directory is not synced: callers that need the rename durable
+// call SyncDir.
+func ReplaceFile(p string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+"-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	_, werr := f.Write(data)
+	serr := f.Sync()
+	cerr := f.Close()
+	if err := errors.Join(werr, serr, cerr); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), p)
+}
+
 // SyncDir fsyncs a directory so that renames into it are durable.
 func SyncDir(dir string) error {
 	d, err := os.Open(dir)

@@ -1,8 +1,6 @@
 package store
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"syscall"
+
+	"ctx/objects"
 )
 
 // HookedRepos is the file that lists the repositories where ctx hooks are
@@ -82,21 +82,5 @@ func writeReplace(p string, v any) error {
 	if err != nil {
 		return err
 	}
-	var suffix [6]byte
-	_, _ = rand.Read(suffix[:])
-	tmp := p + ".tmp-" + hex.EncodeToString(suffix[:])
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp)
-	_, werr := f.Write(append(data, '\n'))
-	serr := f.Sync()
-	if cerr := f.Close(); werr == nil && serr == nil {
-		werr = cerr
-	}
-	if werr != nil || serr != nil {
-		return errors.Join(werr, serr)
-	}
-	return os.Rename(tmp, p)
+	return objects.ReplaceFile(p, append(data, '\n'))
 }
