@@ -16,7 +16,7 @@ test:
 	$(GO) mod download
 	$(GO) vet $(PKGS)
 	$(GO) test -count=1 -timeout 30m $(PKGS)
-	$(GO) test -count=1 -race ./objects/ ./refs/ ./ingest/ ./index/
+	$(GO) test -count=1 -timeout 30m -race ./objects/ ./refs/ ./ingest/ ./index/
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./index/ ./ingest/
