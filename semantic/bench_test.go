@@ -89,15 +89,15 @@ func benchIndex(b *testing.B, n int) *Index {
 	must(b, os.MkdirAll(home, 0o700))
 	s := core.Session{ID: core.NewSessionID("bench", "s"), Provider: "bench", Workspace: "/src/bench"}
 	for start := 0; start < n; start += DefaultMaxSetRows {
-		sb := newSetBuilder(h.Dim())
+		sb := newSetBuilder(home, h.Dim())
 		v := make([]float32, h.Dim())
 		for i := start; i < min(n, start+DefaultMaxSetRows); i++ {
 			f.embed(benchText(rng), v)
 			e := core.Event{ID: core.NewEventID(s.ID, fmt.Sprint(i)), Type: core.TypeMessage, Role: core.RoleAssistant,
 				Timestamp: time.Unix(int64(i), 0)}
-			sb.add(&e, &s, objects.HashParts(fmt.Sprint(i/32)), v)
+			must(b, sb.add(&e, &s, objects.HashParts(fmt.Sprint(i/32)), v))
 		}
-		info, err := sb.write(home, h.ID(), 1)
+		info, err := sb.write(h.ID(), 1)
 		must(b, err)
 		m.Sets = append(m.Sets, SetRef{Name: info.Name, Count: info.Count, Chunks: info.Chunks, Generation: 1})
 	}

@@ -307,37 +307,49 @@ func (b *build) embedChunk(ctx context.Context, j chunkJob) chunkResult {
 // collect adds the embedded chunks to set builders, writing a set each time
 // one is full and once at the end.
 func (b *build) collect(results <-chan chunkResult) error {
-	sb := newSetBuilder(b.dim)
+	sb := newSetBuilder(b.o.Dir, b.dim)
+	err := b.collectInto(&sb, results)
+	if err != nil {
+		sb.discard()
+		return err
+	}
+	return b.flush(sb)
+}
+
+func (b *build) collectInto(sb **setBuilder, results <-chan chunkResult) error {
 	for r := range results {
 		if r.err != nil {
 			return fmt.Errorf("semantic: embed chunk %s: %w", r.job.ref.ID.Short(), r.err)
 		}
 		b.rep.Chunks++
-		sb.addChunk(r.job.ref.ID)
+		(*sb).addChunk(r.job.ref.ID)
 		for i, e := range r.events {
 			if len(r.vecs[i]) != b.dim {
 				return fmt.Errorf("%w: a vector of %d dimensions, want %d", ErrEmbedder, len(r.vecs[i]), b.dim)
 			}
-			sb.add(e, r.job.session, r.job.ref.ID, r.vecs[i])
-			b.rep.Embedded++
-		}
-		if sb.rows() >= b.o.MaxSetRows {
-			if err := b.flush(sb); err != nil {
+			if err := (*sb).add(e, r.job.session, r.job.ref.ID, r.vecs[i]); err != nil {
 				return err
 			}
-			sb = newSetBuilder(b.dim)
+			b.rep.Embedded++
+		}
+		if (*sb).rows() >= b.o.MaxSetRows {
+			if err := b.flush(*sb); err != nil {
+				return err
+			}
+			*sb = newSetBuilder(b.o.Dir, b.dim)
 		}
 	}
-	return b.flush(sb)
+	return nil
 }
 
 // flush writes a builder's set and opens it; an empty builder writes
 // nothing.
 func (b *build) flush(sb *setBuilder) error {
 	if len(sb.chunks) == 0 {
+		sb.discard()
 		return nil
 	}
-	info, err := sb.write(b.o.Dir, b.rep.Embedder, b.gen.Number)
+	info, err := sb.write(b.rep.Embedder, b.gen.Number)
 	if err != nil {
 		return err
 	}

@@ -70,11 +70,11 @@ func writeRows(t testing.TB, home string, rows []testRow, per int, dead map[obje
 	m := &Manifest{Format: setFormat, Generation: gen, Number: 1, Embedder: "test", Dim: dim}
 	must(t, os.MkdirAll(home, 0o700))
 	for start := 0; start < len(rows); start += per {
-		sb := newSetBuilder(dim)
+		sb := newSetBuilder(home, dim)
 		for _, r := range rows[start:min(start+per, len(rows))] {
-			sb.add(&r.event, &r.session, r.chunk, r.vec)
+			must(t, sb.add(&r.event, &r.session, r.chunk, r.vec))
 		}
-		info, err := sb.write(home, "test", 1)
+		info, err := sb.write("test", 1)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -30,10 +30,11 @@ func (b *build) compact() error {
 	for _, i := range keep {
 		b.sets, b.refs = append(b.sets, oldSets[i]), append(b.refs, oldRefs[i])
 	}
-	sb := newSetBuilder(b.dim)
+	sb := newSetBuilder(b.o.Dir, b.dim)
 	for _, i := range pick {
 		var err error
 		if sb, err = b.copyLive(sb, oldSets[i], oldRefs[i]); err != nil {
+			sb.discard()
 			return err
 		}
 	}
@@ -72,17 +73,19 @@ func (b *build) copyLive(sb *setBuilder, s *Set, ref SetRef) (*setBuilder, error
 		}
 		if c != prev && sb.rows() >= b.o.MaxSetRows {
 			if err := b.flush(sb); err != nil {
-				return nil, err
+				return sb, err
 			}
-			sb = newSetBuilder(b.dim)
+			sb = newSetBuilder(b.o.Dir, b.dim)
 		}
 		prev = c
 		meta, err := s.rowMeta(row)
 		if err != nil {
-			return nil, err
+			return sb, err
 		}
 		s.rowCodes(row, codes)
-		sb.addRow(codes, s.scale(row), meta)
+		if err := sb.addRow(codes, s.scale(row), meta); err != nil {
+			return sb, err
+		}
 	}
 	for c := range uint32(s.Info.Chunks) {
 		if !dead[c] && !hasRows[c] {
