@@ -1,25 +1,48 @@
 package core
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/binary"
+	"fmt"
 	"hash/maphash"
+	"io"
+	"iter"
+	"os"
 	"slices"
+	"sort"
 )
 
 // KeySet is a set of 16-byte keys (event ids, or digests of strings made
-// by a KeyHasher) held in 16 bytes a key: a small map of recent keys and
-// sorted runs of older ones, merged as they grow (each key is moved
-// O(log n) times). A map of the same keys takes about three times as much,
-// and a map of the strings themselves more still.
+// by a KeyHasher): a small map of recent keys and sorted runs of older
+// ones, merged as they grow (each key is moved O(log n) times). Runs in
+// memory hold at most keySetMemory keys (2 MiB); past that they are
+// merged into a run written to an unlinked temporary file, of which
+// memory keeps a Bloom filter (10 bits a key) and the first key of each
+// 4 KiB page. So the set's memory grows by 1.3 bytes a key instead of 16,
+// and a lookup of a key not in the set reads a page only on a false
+// positive (about 1% per file run). Where no temporary file can be made,
+// the runs stay in memory.
 type KeySet struct {
 	recent map[[16]byte]struct{}
 	runs   [][][16]byte // sorted; each at least twice the next
+	inRuns int          // keys in runs
+	disk   []*diskRun   // each at least twice the next
+	noDisk bool         // a temporary file could not be made
+	page   []byte       // scratch page for lookups on disk
 	n      int
 }
 
 // keySetRecent is how many keys wait in the map before they are sorted
 // into a run.
 const keySetRecent = 4096
+
+// keySetMemory is how many keys the runs in memory hold before they are
+// written to a file; a variable for the tests.
+var keySetMemory = 1 << 17
+
+// diskPage is the keys of a page of a run on disk.
+const diskPage = 256
 
 // Len returns the number of keys.
 func (s *KeySet) Len() int { return s.n }
@@ -31,6 +54,11 @@ func (s *KeySet) Has(k [16]byte) bool {
 	}
 	for _, r := range s.runs {
 		if _, ok := slices.BinarySearchFunc(r, k, compareKey); ok {
+			return true
+		}
+	}
+	for _, d := range s.disk {
+		if d.has(k, &s.page) {
 			return true
 		}
 	}
@@ -53,8 +81,17 @@ func (s *KeySet) Add(k [16]byte) bool {
 	return true
 }
 
+// Close releases the set's files and empties it.
+func (s *KeySet) Close() {
+	for _, d := range s.disk {
+		_ = d.f.Close()
+	}
+	*s = KeySet{}
+}
+
 // spill sorts the recent keys into a run and merges the runs that are not
-// at least twice as long as the one after them.
+// at least twice as long as the one after them; once the runs hold
+// keySetMemory keys they go to a file.
 func (s *KeySet) spill() {
 	run := make([][16]byte, 0, len(s.recent))
 	for k := range s.recent {
@@ -62,12 +99,49 @@ func (s *KeySet) spill() {
 	}
 	slices.SortFunc(run, compareKey)
 	clear(s.recent)
+	s.inRuns += len(run)
 	for len(s.runs) > 0 && len(s.runs[len(s.runs)-1]) <= 2*len(run) {
 		last := s.runs[len(s.runs)-1]
 		s.runs = s.runs[:len(s.runs)-1]
 		run = mergeKeys(last, run)
 	}
 	s.runs = append(s.runs, run)
+	if s.inRuns >= keySetMemory && !s.noDisk {
+		s.toDisk()
+	}
+}
+
+// toDisk writes the runs in memory as one run on disk and merges the runs
+// on disk that are not at least twice as long as the one after them.
+func (s *KeySet) toDisk() {
+	all := s.runs[len(s.runs)-1]
+	for i := len(s.runs) - 2; i >= 0; i-- {
+		all = mergeKeys(s.runs[i], all)
+	}
+	d, err := writeDiskRun(len(all), func(yield func([16]byte) bool) {
+		for _, k := range all {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	if err != nil {
+		s.noDisk = true
+		s.runs = [][][16]byte{all}
+		return
+	}
+	s.runs, s.inRuns = nil, 0
+	for len(s.disk) > 0 && s.disk[len(s.disk)-1].n <= 2*d.n {
+		last := s.disk[len(s.disk)-1]
+		merged, err := mergeDiskRuns(last, d)
+		if err != nil {
+			break // both stay, and are looked up apart
+		}
+		_ = last.f.Close()
+		_ = d.f.Close()
+		s.disk, d = s.disk[:len(s.disk)-1], merged
+	}
+	s.disk = append(s.disk, d)
 }
 
 func mergeKeys(a, b [][16]byte) [][16]byte {
@@ -80,6 +154,160 @@ func mergeKeys(a, b [][16]byte) [][16]byte {
 		}
 	}
 	return append(append(out, a...), b...)
+}
+
+// diskRun is a sorted run of keys in an unlinked temporary file.
+type diskRun struct {
+	f     *os.File
+	n     int
+	first [][16]byte // the first key of each page of diskPage keys
+	bloom []uint64
+}
+
+// bloomBits is the Bloom filter's bits a key, bloomProbes its probes: a
+// false positive rate of about 1%.
+const (
+	bloomBits   = 10
+	bloomProbes = 7
+)
+
+// probes returns the two hashes whose combinations are the key's bit
+// positions (the keys are digests, but mixed again in case they are not).
+func probes(k [16]byte) (uint64, uint64) {
+	a, b := binary.LittleEndian.Uint64(k[:8]), binary.LittleEndian.Uint64(k[8:])
+	return mix64(a ^ b>>1), mix64(b+0x9e3779b97f4a7c15) | 1
+}
+
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+func (d *diskRun) mayHave(k [16]byte) bool {
+	m := uint64(len(d.bloom)) * 64
+	h1, h2 := probes(k)
+	for i := range uint64(bloomProbes) {
+		bit := (h1 + i*h2) % m
+		if d.bloom[bit/64]&(1<<(bit%64)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (d *diskRun) has(k [16]byte, page *[]byte) bool {
+	if !d.mayHave(k) {
+		return false
+	}
+	p, ok := slices.BinarySearchFunc(d.first, k, compareKey)
+	if ok {
+		return true
+	}
+	if p == 0 {
+		return false
+	}
+	p--
+	n := min(diskPage, d.n-p*diskPage)
+	if cap(*page) < diskPage*16 {
+		*page = make([]byte, diskPage*16)
+	}
+	buf := (*page)[:n*16]
+	if _, err := d.f.ReadAt(buf, int64(p)*diskPage*16); err != nil {
+		// The file is this process's own, written moments ago: a failure
+		// to read it back is a failing disk, and an answer either way would
+		// keep a duplicate or drop a record.
+		panic(fmt.Sprintf("core: key set file unreadable: %v", err))
+	}
+	i := sort.Search(n, func(i int) bool { return bytes.Compare(buf[i*16:i*16+16], k[:]) >= 0 })
+	return i < n && bytes.Equal(buf[i*16:i*16+16], k[:])
+}
+
+// writeDiskRun writes n sorted keys to a new unlinked temporary file.
+func writeDiskRun(n int, keys iter.Seq[[16]byte]) (*diskRun, error) {
+	f, err := os.CreateTemp("", "ctx-keys-*")
+	if err != nil {
+		return nil, err
+	}
+	_ = os.Remove(f.Name()) // the file lives as long as it is open
+	words := max(1, (n*bloomBits+63)/64)
+	d := &diskRun{f: f, bloom: make([]uint64, words), first: make([][16]byte, 0, (n+diskPage-1)/diskPage)}
+	m := uint64(words) * 64
+	w := bufio.NewWriterSize(f, 64<<10)
+	for k := range keys {
+		if d.n%diskPage == 0 {
+			d.first = append(d.first, k)
+		}
+		h1, h2 := probes(k)
+		for i := range uint64(bloomProbes) {
+			bit := (h1 + i*h2) % m
+			d.bloom[bit/64] |= 1 << (bit % 64)
+		}
+		if _, err := w.Write(k[:]); err != nil {
+			break
+		}
+		d.n++
+	}
+	if err := w.Flush(); err != nil || d.n != n {
+		_ = f.Close()
+		return nil, fmt.Errorf("core: key set file: %w", cmpOr(err, io.ErrShortWrite))
+	}
+	return d, nil
+}
+
+func cmpOr(err, alt error) error {
+	if err != nil {
+		return err
+	}
+	return alt
+}
+
+// mergeDiskRuns merges two runs on disk into a new one.
+func mergeDiskRuns(a, b *diskRun) (*diskRun, error) {
+	var rerr error
+	read := func(d *diskRun) func() ([16]byte, bool) {
+		r := bufio.NewReaderSize(io.NewSectionReader(d.f, 0, int64(d.n)*16), 64<<10)
+		left := d.n
+		return func() ([16]byte, bool) {
+			var k [16]byte
+			if left == 0 || rerr != nil {
+				return k, false
+			}
+			if _, err := io.ReadFull(r, k[:]); err != nil {
+				rerr = err
+				return k, false
+			}
+			left--
+			return k, true
+		}
+	}
+	na, nb := read(a), read(b)
+	d, err := writeDiskRun(a.n+b.n, func(yield func([16]byte) bool) {
+		x, okx := na()
+		y, oky := nb()
+		for okx || oky {
+			if !oky || okx && compareKey(x, y) < 0 {
+				if !yield(x) {
+					return
+				}
+				x, okx = na()
+			} else {
+				if !yield(y) {
+					return
+				}
+				y, oky = nb()
+			}
+		}
+	})
+	if rerr != nil {
+		if d != nil {
+			_ = d.f.Close()
+		}
+		return nil, rerr
+	}
+	return d, err
 }
 
 func compareKey(a, b [16]byte) int { return bytes.Compare(a[:], b[:]) }

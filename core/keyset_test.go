@@ -62,3 +62,52 @@ func TestLaterDigestEqualsSummarize(t *testing.T) {
 		}
 	}
 }
+
+// Past keySetMemory keys the runs go to files, merged as they grow, and
+// the set still holds every key added and no other.
+func TestKeySetOnDisk(t *testing.T) {
+	old := keySetMemory
+	keySetMemory = keySetRecent * 2
+	defer func() { keySetMemory = old }()
+	var s KeySet
+	defer s.Close()
+	h := NewKeyHasher()
+	const n = 37*keySetRecent + 77
+	for i := range n {
+		if !s.Add(h.Key("k", fmt.Sprint(i))) {
+			t.Fatalf("key %d added twice", i)
+		}
+		if i%97 == 0 && s.Add(h.Key("k", fmt.Sprint(rand.IntN(i+1)))) {
+			t.Fatalf("a key below %d was not kept", i)
+		}
+	}
+	if s.Len() != n || len(s.disk) < 2 || s.noDisk {
+		t.Fatalf("len %d, %d runs on disk (no disk: %v)", s.Len(), len(s.disk), s.noDisk)
+	}
+	for i := 1; i < len(s.disk); i++ {
+		if s.disk[i-1].n <= 2*s.disk[i].n {
+			t.Fatalf("disk runs %d and %d not merged: %d and %d keys", i-1, i, s.disk[i-1].n, s.disk[i].n)
+		}
+	}
+	for i := range n {
+		if !s.Has(h.Key("k", fmt.Sprint(i))) {
+			t.Fatalf("key %d lost", i)
+		}
+	}
+	for range 20000 {
+		if s.Has(h.Key("k", fmt.Sprint(n+rand.IntN(1<<30)))) {
+			t.Fatal("a key never added is in the set")
+		}
+	}
+	// The first key of a page, a key below every key and one above.
+	if !s.Has(s.disk[0].first[1]) || s.Has([16]byte{}) {
+		t.Fatal("edge keys")
+	}
+	var top [16]byte
+	for i := range top {
+		top[i] = 0xff
+	}
+	if s.Has(top) {
+		t.Fatal("a key above every key is in the set")
+	}
+}

@@ -18,7 +18,7 @@ type shardWriter struct {
 	name, root, tmp string
 	opts            BuildOptions
 	be              *builder
-	seen            core.KeySet // the event ids indexed, 16 bytes each
+	seen            core.KeySet // the event ids indexed
 	lock            *os.File    // the build lock on tmp, held until sealed or aborted
 }
 
@@ -90,6 +90,8 @@ func (w *shardWriter) add(ctx context.Context, g *chunkGroup) error {
 // shard is removed.
 func (w *shardWriter) finish(ctx context.Context) (ShardMeta, error) {
 	defer w.unlock()
+	docs := w.seen.Len()
+	w.seen.Close() // before the merge, which is the build's peak
 	if err := w.be.close(ctx); err != nil {
 		w.abort()
 		return ShardMeta{}, shardErr(w.name, "build", errBuildFailed, err)
@@ -106,7 +108,7 @@ func (w *shardWriter) finish(ctx context.Context) (ShardMeta, error) {
 		_ = os.RemoveAll(w.tmp)
 		return ShardMeta{}, shardErr(w.name, "build", errBuildFailed, err)
 	}
-	m := ShardMeta{Name: w.name, Docs: w.seen.Len(), Bytes: size, Sums: &sums}
+	m := ShardMeta{Name: w.name, Docs: docs, Bytes: size, Sums: &sums}
 	if err := VerifyShard(w.root, m); err != nil {
 		_ = os.RemoveAll(filepath.Join(w.root, w.name))
 		return ShardMeta{}, err
@@ -116,6 +118,7 @@ func (w *shardWriter) finish(ctx context.Context) (ShardMeta, error) {
 
 // abort stops the shard and removes its temporary directory.
 func (w *shardWriter) abort() {
+	w.seen.Close()
 	w.be.abort()
 	_ = os.RemoveAll(w.tmp)
 	w.unlock()

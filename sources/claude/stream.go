@@ -54,6 +54,7 @@ func ParseStreamReader(r io.Reader, f core.SourceFile, meta *SubagentMeta, sink 
 	p := newParser(f, meta)
 	p.seen = nil
 	p.st = &stream{sink: sink, h: core.NewKeyHasher(), repeats: map[[16]byte]int{}}
+	defer p.st.close()
 	problems, err := p.read(r)
 	if err == nil {
 		err = p.drain(true)
@@ -65,6 +66,13 @@ func ParseStreamReader(r io.Reader, f core.SourceFile, meta *SubagentMeta, sink 
 	ps.Session.Started, ps.Session.Ended = p.st.sess.Session.Started, p.st.sess.Session.Ended
 	ps.Session.FinalizeTimes(p.next())
 	return core.StreamResult{Session: ps, Problems: problems}, nil
+}
+
+// close releases the key sets' files.
+func (st *stream) close() {
+	st.seen.Close()
+	st.shut.Close()
+	st.keys.Close()
 }
 
 // added notes an event appended by the record of uuid.
