@@ -196,3 +196,23 @@ func TestSweep(t *testing.T) {
 		t.Fatalf("removed %d, %v", removed, err)
 	}
 }
+
+// Sets already full are never merged: merging them would write the same
+// sets again on every build.
+func TestBuildKeepsFullSets(t *testing.T) {
+	ts := newTestStore(t)
+	var all []*core.ParsedSession
+	for i := range 6 {
+		all = append(all, chatSession(string(rune('a'+i)), 12, topics))
+	}
+	gen := ts.publish(t, all...)
+	rep, err := Build(context.Background(), BuildOptions{Dir: ts.vectors, Objects: ts.store, Generation: gen,
+		Embedder: NewHash(64), MaxSets: 4, MaxSetRows: 1})
+	must(t, err)
+	if rep.Sets != 6 || rep.Merged != 0 {
+		t.Fatalf("%d sets, %d merged; want the 6 full sets as built", rep.Sets, rep.Merged)
+	}
+	if got := liveIDs(openIndex(t, ts.vectors, gen)); !slices.Equal(got, projectionIDs(all...)) {
+		t.Fatalf("%d live rows, want %d", len(got), len(projectionIDs(all...)))
+	}
+}

@@ -8,7 +8,9 @@ import (
 
 // compact merges small sets once a generation has more than MaxSets: the
 // smallest sets (by live rows) are copied, live rows and live chunks only,
-// into new sets until MaxSets/2 of the largest plus the merged ones remain,
+// into new sets until MaxSets/2 of the largest plus the merged ones remain
+// (sets already full stay as they are, so a history of more than MaxSets
+// full sets keeps them all),
 // so a big set is rewritten only once small ones have grown to its size.
 // Sets this build wrote and merged away are deleted; older ones stay for the
 // generations that name them.
@@ -23,7 +25,20 @@ func (b *build) compact() error {
 	}
 	sort.SliceStable(order, func(x, y int) bool { return live[order[x]] < live[order[y]] })
 	n := len(b.sets) - b.o.MaxSets/2
-	pick, keep := order[:n], order[n:]
+	// A full set is as large as a merge would make it: merging it would
+	// rewrite it for nothing (every build, once there are MaxSets/2 + 1 of
+	// them), so only the sets with room are picked.
+	var pick, keep []int
+	for k, i := range order {
+		if k < n && live[i] < b.o.MaxSetRows {
+			pick = append(pick, i)
+		} else {
+			keep = append(keep, i)
+		}
+	}
+	if len(pick) < 2 {
+		return nil
+	}
 	sort.Ints(keep)
 	oldSets, oldRefs := b.sets, b.refs
 	b.sets, b.refs = nil, nil
