@@ -81,6 +81,9 @@ func (b *build) copyLive(sb *setBuilder, s *Set, ref SetRef) (*setBuilder, error
 	codes := make([]int8, b.dim)
 	prev := uint32(1<<32 - 1)
 	for row := range s.Len() {
+		if row%spillRows == spillRows-1 {
+			dropPages(s.data) // what was copied is not read again
+		}
 		c := s.chunkOf(row)
 		hasRows[c] = true
 		if dead[c] {

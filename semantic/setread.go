@@ -62,6 +62,7 @@ func openSet(root, name string) (*Set, error) {
 		_ = s.Close()
 		return nil, fmt.Errorf("set %s: %w", name, err)
 	}
+	dropPages(s.data) // decode read two columns of every row
 	return s, nil
 }
 
