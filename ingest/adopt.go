@@ -142,7 +142,7 @@ func (r *run) storeAdopted(ctx context.Context, sessions []pick) error {
 	built := make(chan struct{})
 	go func() {
 		defer close(built)
-		shards, buildErr = index.BuildShards(ctx, store.At(r.opts.Home).Index(), docs, index.BuildOptions{})
+		shards, buildErr = index.BuildShards(ctx, store.At(r.opts.Home).Index(), docs, index.BuildOptions{MaxShardDocs: r.maxShardEvents()})
 		if buildErr != nil {
 			cancel()
 			for range docs {

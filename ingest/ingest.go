@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -49,6 +50,9 @@ type Options struct {
 	// longest waiter), where the writer lock alone would let back-to-back
 	// passes starve a merge.
 	Gate sync.Locker
+	// MaxShardEvents bounds the events of a shard this run builds
+	// (MaxShardEvents when zero).
+	MaxShardEvents int
 	// Deferred leaves shard merging and the semantic vectors out of Run
 	// (see Maintain, Merge, BuildVectors: the daemon merges beside its
 	// passes and builds vectors in idle time) so that freshness does not
@@ -442,6 +446,17 @@ func (r *run) progress(done, total int) {
 	}
 }
 
+// MaxShardEvents bounds the events of a shard an import or a pull builds.
+// bleve's builder merges a shard's segments at its end, holding the
+// merged term dictionary of each field in memory and mapping every
+// segment: without a bound that is a cost in the size of the import (a
+// shard's dictionary of event ids alone is 12 MB at 1,000,000 events).
+// Scores do not depend on how shards are cut (index.stats), and a shard
+// of this size is far past SmallShardDocs, so merges leave it alone.
+const MaxShardEvents = 1 << 18
+
+func (r *run) maxShardEvents() int { return cmp.Or(r.opts.MaxShardEvents, MaxShardEvents) }
+
 // importFiles parses the files on worker goroutines, stores their sessions
 // and streams new chunks to the index builder running beside them. It
 // stops handing out files once a checkpoint is due (the files already
@@ -455,7 +470,7 @@ func (r *run) importFiles(ctx context.Context, todo []job) (int, error) {
 	built := make(chan struct{})
 	go func() {
 		defer close(built)
-		shards, buildErr = index.BuildShards(ctx, store.At(r.opts.Home).Index(), docs, index.BuildOptions{})
+		shards, buildErr = index.BuildShards(ctx, store.At(r.opts.Home).Index(), docs, index.BuildOptions{MaxShardDocs: r.maxShardEvents()})
 		if buildErr != nil {
 			cancel()
 			for range docs { // drain so workers never block

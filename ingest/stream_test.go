@@ -157,3 +157,33 @@ func TestStreamedImportEqualsWhole(t *testing.T) {
 		})
 	}
 }
+
+// An import whose shards are cut at MaxShardEvents holds the same
+// generation and gives the same answers as one cut nowhere.
+func TestShardBoundKeepsAnswers(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	if _, err := corpus.Generate(home, corpus.Options{Events: 12000, Seed: 9}); err != nil {
+		t.Fatal(err)
+	}
+	env := core.Env{Home: home, Getenv: func(string) string { return "" }}
+	run := func(store string, bound int) *ingest.Report {
+		rep, err := ingest.Run(context.Background(), ingest.Options{Home: store, Env: env, Sources: automatic(),
+			Version: "test", Deferred: true, MaxShardEvents: bound})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	const bound = 1500
+	cut, whole := filepath.Join(t.TempDir(), "cut"), filepath.Join(t.TempDir(), "whole")
+	sameImport(t, cut, whole, run(cut, bound), run(whole, 1<<30))
+	gc, gw := activeGeneration(t, cut), activeGeneration(t, whole)
+	if len(gc.Shards) < 12000/bound || len(gc.Shards) <= len(gw.Shards) {
+		t.Fatalf("%d shards cut at %d events, %d uncut", len(gc.Shards), bound, len(gw.Shards))
+	}
+	for _, s := range gc.Shards {
+		if s.Docs >= bound+core.ChunkSize {
+			t.Fatalf("a shard of %d events, bound %d", s.Docs, bound)
+		}
+	}
+}
