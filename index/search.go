@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -256,15 +257,14 @@ func (c *collector) fetch(ctx context.Context, must query.Query, em eNode, f []q
 	want += len(c.hits)
 	var total, groups, read uint64
 	var page []*search.DocumentMatch
-	asked, exhausted := 0, false
+	asked, exhausted, ordered := 0, false, false
 	for round := 0; round < maxFetchRounds && len(c.hits) < want; round++ {
 		if len(page) < gw && !exhausted {
 			size := min(2*gw, (maxFetchRounds-round)*gw)
-			res, err := c.r.alias.SearchInContext(ctx, bleve.NewSearchRequestOptions(bq, size, asked, false))
+			res, err := c.groups(ctx, bq, size, asked, &ordered)
 			if err != nil {
-				return fmt.Errorf("index: search: %w", err)
+				return err
 			}
-			c.failed(res, "", nil)
 			if asked == 0 {
 				total, groups = res.Total, res.Total
 			}
@@ -292,6 +292,56 @@ func (c *collector) fetch(ctx context.Context, must query.Query, em eNode, f []q
 	}
 	c.total, c.exact = total, read == groups && len(c.damaged) == 0
 	return nil
+}
+
+// groups returns the size best groups from offset from, by score. Groups
+// of equal score come in the index's order, which depends on how the
+// shards were cut and on which shard answered first; so one group more is
+// asked for, and when the last two tie across the cut, the request is made
+// again ordered by score, newest event and id (as core.HitLess orders
+// hits), as is every later request of the search (*ordered). That order
+// costs a third more per request, so it is kept for ties. Either way the
+// groups of one score are returned by id.
+func (c *collector) groups(ctx context.Context, bq query.Query, size, from int, ordered *bool) (*bleve.SearchResult, error) {
+	ask := func(n int, sorted bool) (*bleve.SearchResult, error) {
+		req := bleve.NewSearchRequestOptions(bq, n, from, false)
+		if sorted {
+			req.SortBy([]string{"-_score", "-" + fieldTS, "_id"})
+		}
+		res, err := c.r.alias.SearchInContext(ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("index: search: %w", err)
+		}
+		c.failed(res, "", nil)
+		return res, nil
+	}
+	if !*ordered {
+		res, err := ask(size+1, false)
+		if err != nil || len(res.Hits) <= size {
+			sortTies(res)
+			return res, err
+		}
+		if res.Hits[size].Score != res.Hits[size-1].Score {
+			res.Hits = res.Hits[:size]
+			sortTies(res)
+			return res, nil
+		}
+		*ordered = true
+	}
+	return ask(size, true)
+}
+
+// sortTies orders the groups of equal score by id.
+func sortTies(res *bleve.SearchResult) {
+	if res == nil {
+		return
+	}
+	slices.SortStableFunc(res.Hits, func(a, b *search.DocumentMatch) int {
+		if a.Score != b.Score {
+			return cmp.Compare(b.Score, a.Score)
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
 }
 
 // fetchNewest reads the groups newest first (by their newest event) until
