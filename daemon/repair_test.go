@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"ctx/maint"
 	"ctx/refs"
@@ -78,14 +77,7 @@ func TestDaemonRepairsDamagedShards(t *testing.T) {
 		t.Fatalf("search over the cut shard does not warn:\n%s", out)
 	}
 
-	cmd := s.daemonCmd(t, "run")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _, _ = wake.Stop(s.store, time.Minute); _ = cmd.Wait() }()
-	if _, err := wake.WaitReady(s.store, time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	s.startDaemon(t)
 	repaired := func(shard string) func() bool {
 		return func() bool {
 			st, err := wake.Status(s.store)
@@ -135,14 +127,7 @@ func TestDaemonSurvivesSegmentCutUnderIt(t *testing.T) {
 	s := newScratch(t)
 	s.appendRecords(t, "x", "s1", "opening marmalade", 40)
 	s.run(t, "import")
-	cmd := s.daemonCmd(t, "run")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _, _ = wake.Stop(s.store, time.Minute); _ = cmd.Wait() }()
-	if _, err := wake.WaitReady(s.store, time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	s.startDaemon(t)
 	if out := s.run(t, "search", "marmalade"); strings.Contains(out, "Warning") || !strings.Contains(out, "marmalade") {
 		t.Fatalf("search before the cut:\n%s", out)
 	}
