@@ -31,6 +31,7 @@ type KeySet struct {
 	noDisk bool         // a temporary file could not be made
 	page   []byte       // scratch page for lookups on disk
 	n      int
+	err    error // the first failed read of a run on disk (see Err)
 }
 
 // keySetRecent is how many keys wait in the map before they are sorted
@@ -58,12 +59,21 @@ func (s *KeySet) Has(k [16]byte) bool {
 		}
 	}
 	for _, d := range s.disk {
-		if d.has(k, &s.page) {
+		ok, err := d.has(k, &s.page)
+		if err != nil && s.err == nil {
+			s.err = err
+		}
+		if ok || err != nil {
 			return true
 		}
 	}
 	return false
 }
+
+// Err returns the first failure to read back a run the set wrote to disk:
+// a failing disk. Has answered true for the keys it could not look up, so
+// the work that asked must not be kept: the caller fails with Err.
+func (s *KeySet) Err() error { return s.err }
 
 // Add adds k and reports whether it was new.
 func (s *KeySet) Add(k [16]byte) bool {
@@ -198,16 +208,16 @@ func (d *diskRun) mayHave(k [16]byte) bool {
 	return true
 }
 
-func (d *diskRun) has(k [16]byte, page *[]byte) bool {
+func (d *diskRun) has(k [16]byte, page *[]byte) (bool, error) {
 	if !d.mayHave(k) {
-		return false
+		return false, nil
 	}
 	p, ok := slices.BinarySearchFunc(d.first, k, compareKey)
 	if ok {
-		return true
+		return true, nil
 	}
 	if p == 0 {
-		return false
+		return false, nil
 	}
 	p--
 	n := min(diskPage, d.n-p*diskPage)
@@ -219,10 +229,10 @@ func (d *diskRun) has(k [16]byte, page *[]byte) bool {
 		// The file is this process's own, written moments ago: a failure
 		// to read it back is a failing disk, and an answer either way would
 		// keep a duplicate or drop a record.
-		panic(fmt.Sprintf("core: key set file unreadable: %v", err))
+		return false, fmt.Errorf("core: reading back a key set's temporary file: %w", err)
 	}
 	i := sort.Search(n, func(i int) bool { return bytes.Compare(buf[i*16:i*16+16], k[:]) >= 0 })
-	return i < n && bytes.Equal(buf[i*16:i*16+16], k[:])
+	return i < n && bytes.Equal(buf[i*16:i*16+16], k[:]), nil
 }
 
 // writeDiskRun writes n sorted keys to a new unlinked temporary file.

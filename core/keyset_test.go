@@ -111,3 +111,32 @@ func TestKeySetOnDisk(t *testing.T) {
 		t.Fatal("a key above every key is in the set")
 	}
 }
+
+// TestKeySetReadFailureIsAnError: when a run on disk cannot be read back
+// (a failing disk; here its file closed under the set), a lookup that
+// needed it says "present" and the set's Err says why, instead of the
+// process dying.
+func TestKeySetReadFailureIsAnError(t *testing.T) {
+	old := keySetMemory
+	keySetMemory = keySetRecent * 2
+	defer func() { keySetMemory = old }()
+	var s KeySet
+	defer s.Close()
+	h := NewKeyHasher()
+	const n = 4 * keySetRecent
+	for i := range n {
+		s.Add(h.Key("k", fmt.Sprint(i)))
+	}
+	if len(s.disk) == 0 || s.Err() != nil {
+		t.Fatalf("%d runs on disk, err %v", len(s.disk), s.Err())
+	}
+	for _, d := range s.disk {
+		_ = d.f.Close()
+	}
+	for i := range n { // some key of a disk run is not a page's first: its page must be read
+		s.Has(h.Key("k", fmt.Sprint(i)))
+	}
+	if s.Err() == nil {
+		t.Fatal("no error after the set's files became unreadable")
+	}
+}

@@ -91,6 +91,11 @@ func (w *shardWriter) add(ctx context.Context, g *chunkGroup) error {
 func (w *shardWriter) finish(ctx context.Context) (ShardMeta, error) {
 	defer w.unlock()
 	docs := w.seen.Len()
+	if err := w.seen.Err(); err != nil { // an event may have been left out as indexed already
+		w.seen.Close()
+		w.abort()
+		return ShardMeta{}, shardErr(w.name, "build", errBuildFailed, err)
+	}
 	w.seen.Close() // before the merge, which is the build's peak
 	if err := w.be.close(ctx); err != nil {
 		w.abort()

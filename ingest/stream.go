@@ -256,6 +256,9 @@ func (s *sessionSink) replacedTombstones(w core.WrittenSession) error {
 			}
 		}
 	}
+	if err := s.freshIDs.Err(); err != nil {
+		return err
+	}
 	if len(left) == 0 {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"errors"
 	"io"
 
 	"ctx/core"
@@ -59,6 +60,9 @@ func ParseStreamReader(r io.Reader, f core.SourceFile, meta *SubagentMeta, sink 
 	if err == nil {
 		err = p.drain(true)
 	}
+	if err == nil {
+		err = p.st.setsErr()
+	}
 	if err != nil {
 		return core.StreamResult{}, err
 	}
@@ -66,6 +70,13 @@ func ParseStreamReader(r io.Reader, f core.SourceFile, meta *SubagentMeta, sink 
 	ps.Session.Started, ps.Session.Ended = p.st.sess.Session.Started, p.st.sess.Session.Ended
 	ps.Session.FinalizeTimes(p.next())
 	return core.StreamResult{Session: ps, Problems: problems}, nil
+}
+
+// setsErr is the key sets' failure to read back their files: the lookups
+// it spoiled may have kept a duplicate or dropped a record, so the parse
+// fails.
+func (st *stream) setsErr() error {
+	return errors.Join(st.seen.Err(), st.shut.Err(), st.keys.Err())
 }
 
 // close releases the key sets' files.
