@@ -66,9 +66,7 @@ func TestLaterDigestEqualsSummarize(t *testing.T) {
 // Past keySetMemory keys the runs go to files, merged as they grow, and
 // the set still holds every key added and no other.
 func TestKeySetOnDisk(t *testing.T) {
-	old := keySetMemory
-	keySetMemory = keySetRecent * 2
-	defer func() { keySetMemory = old }()
+	smallMemoryRuns(t)
 	var s KeySet
 	defer s.Close()
 	h := NewKeyHasher()
@@ -117,9 +115,7 @@ func TestKeySetOnDisk(t *testing.T) {
 // needed it says "present" and the set's Err says why, instead of the
 // process dying.
 func TestKeySetReadFailureIsAnError(t *testing.T) {
-	old := keySetMemory
-	keySetMemory = keySetRecent * 2
-	defer func() { keySetMemory = old }()
+	smallMemoryRuns(t)
 	var s KeySet
 	defer s.Close()
 	h := NewKeyHasher()
@@ -139,4 +135,12 @@ func TestKeySetReadFailureIsAnError(t *testing.T) {
 	if s.Err() == nil {
 		t.Fatal("no error after the set's files became unreadable")
 	}
+}
+
+// smallMemoryRuns makes key sets write their runs to disk past two
+// spills, for the test.
+func smallMemoryRuns(t *testing.T) {
+	old := keySetMemory
+	keySetMemory = keySetRecent * 2
+	t.Cleanup(func() { keySetMemory = old })
 }

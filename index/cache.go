@@ -28,7 +28,6 @@ type Cache struct {
 
 type cachedShard struct {
 	name  string
-	dir   string
 	idx   bleve.Index
 	sizes map[string]int64 // its files' sizes when opened (see fileSizes)
 	refs  int              // open Readers holding the shard
@@ -61,7 +60,7 @@ func (c *Cache) Open(shards []string, opts ...Option) (*Reader, error) {
 			continue
 		}
 		cs := c.shards[name]
-		if cs != nil && !unchanged(cs.dir, cs.sizes) {
+		if cs != nil && !unchanged(cs.sizes) {
 			// A file was cut or removed under the open shard: its mapped
 			// pages may fault. Open it anew, which checks it again.
 			c.retireLocked(cs)
@@ -77,7 +76,7 @@ func (c *Cache) Open(shards []string, opts ...Option) (*Reader, error) {
 				return nil, err
 			}
 			dir, _ := shardDir(c.root, name) // openShard checked the name
-			cs = &cachedShard{name: name, dir: dir, idx: idx, sizes: fileSizes(dir)}
+			cs = &cachedShard{name: name, idx: idx, sizes: fileSizes(dir)}
 			c.shards[name] = cs
 		}
 		cs.refs++

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 
 	"github.com/blevesearch/bleve/v2"
@@ -77,32 +76,24 @@ func onMappedPages(shard, op string, f func() error) (err error) {
 	return f()
 }
 
-// fileSizes returns the size of each regular file in a shard's directory
-// and its store directory, by path relative to dir.
+// fileSizes returns the size of each file of a shard (walkFiles: its sums
+// file aside), by path.
 func fileSizes(dir string) map[string]int64 {
 	out := map[string]int64{}
-	for _, sub := range []string{"", "store"} {
-		entries, err := os.ReadDir(filepath.Join(dir, sub))
-		if err != nil {
-			continue
+	_ = walkFiles(dir, func(_, p string) error {
+		if fi, err := os.Stat(p); err == nil {
+			out[p] = fi.Size()
 		}
-		for _, e := range entries {
-			if !e.Type().IsRegular() {
-				continue
-			}
-			if fi, err := e.Info(); err == nil {
-				out[filepath.Join(sub, e.Name())] = fi.Size()
-			}
-		}
-	}
+		return nil
+	})
 	return out
 }
 
 // unchanged reports whether every file recorded by fileSizes still has its
 // size.
-func unchanged(dir string, sizes map[string]int64) bool {
-	for rel, size := range sizes {
-		fi, err := os.Stat(filepath.Join(dir, rel))
+func unchanged(sizes map[string]int64) bool {
+	for p, size := range sizes {
+		fi, err := os.Stat(p)
 		if err != nil || fi.Size() != size {
 			return false
 		}

@@ -7,10 +7,8 @@ import (
 	"strings"
 
 	"ctx/core"
-	"ctx/index"
 	"ctx/objects"
 	"ctx/refs"
-	"ctx/store"
 )
 
 // Remote is one other machine's shared sessions, to merge into this store:
@@ -136,19 +134,8 @@ func (r *run) storeAdopted(ctx context.Context, sessions []pick) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	docs := make(chan index.Doc, 4096)
-	var shards []index.ShardMeta
-	var buildErr error
-	built := make(chan struct{})
-	go func() {
-		defer close(built)
-		shards, buildErr = index.BuildShards(ctx, store.At(r.opts.Home).Index(), docs, index.BuildOptions{MaxShardDocs: r.maxShardEvents()})
-		if buildErr != nil {
-			cancel()
-			for range docs {
-			}
-		}
-	}()
+	build := r.startBuild(ctx, cancel)
+	docs := build.docs
 	var err error
 	for _, p := range sessions {
 		var ps *core.ParsedSession
@@ -160,13 +147,12 @@ func (r *run) storeAdopted(ctx context.Context, sessions []pick) error {
 			break
 		}
 	}
-	close(docs)
-	<-built
+	shards, buildErr := build.wait()
 	if err != nil {
 		return err
 	}
 	if buildErr != nil {
-		return fmt.Errorf("index: %w", buildErr)
+		return buildErr
 	}
 	r.newShards = shards
 	return nil

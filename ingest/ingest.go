@@ -457,6 +457,43 @@ const MaxShardEvents = 1 << 18
 
 func (r *run) maxShardEvents() int { return cmp.Or(r.opts.MaxShardEvents, MaxShardEvents) }
 
+// shardBuild is the index build of the sessions a run writes, fed on docs
+// beside the writes.
+type shardBuild struct {
+	docs   chan index.Doc
+	done   chan struct{}
+	shards []index.ShardMeta
+	err    error
+}
+
+// startBuild starts building shards from what is sent on the build's
+// docs. A failed build cancels the run's work and drains docs, so that
+// writers never block.
+func (r *run) startBuild(ctx context.Context, cancel context.CancelFunc) *shardBuild {
+	b := &shardBuild{docs: make(chan index.Doc, 4096), done: make(chan struct{})}
+	go func() {
+		defer close(b.done)
+		b.shards, b.err = index.BuildShards(ctx, store.At(r.opts.Home).Index(), b.docs,
+			index.BuildOptions{MaxShardDocs: r.maxShardEvents()})
+		if b.err != nil {
+			cancel()
+			for range b.docs {
+			}
+		}
+	}()
+	return b
+}
+
+// wait ends the build's input and returns its shards.
+func (b *shardBuild) wait() ([]index.ShardMeta, error) {
+	close(b.docs)
+	<-b.done
+	if b.err != nil {
+		return nil, fmt.Errorf("index: %w", b.err)
+	}
+	return b.shards, nil
+}
+
 // importFiles parses the files on worker goroutines, stores their sessions
 // and streams new chunks to the index builder running beside them. It
 // stops handing out files once a checkpoint is due (the files already
@@ -464,19 +501,8 @@ func (r *run) maxShardEvents() int { return cmp.Or(r.opts.MaxShardEvents, MaxSha
 func (r *run) importFiles(ctx context.Context, todo []job) (int, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	docs := make(chan index.Doc, 4096)
-	var shards []index.ShardMeta
-	var buildErr error
-	built := make(chan struct{})
-	go func() {
-		defer close(built)
-		shards, buildErr = index.BuildShards(ctx, store.At(r.opts.Home).Index(), docs, index.BuildOptions{MaxShardDocs: r.maxShardEvents()})
-		if buildErr != nil {
-			cancel()
-			for range docs { // drain so workers never block
-			}
-		}
-	}()
+	build := r.startBuild(ctx, cancel)
+	docs := build.docs
 	// Workers take the next file themselves, so that the checkpoint check
 	// runs after the file before it is counted.
 	fed := 0
@@ -508,13 +534,12 @@ func (r *run) importFiles(ctx context.Context, todo []job) (int, error) {
 		}()
 	}
 	wg.Wait()
-	close(docs)
-	<-built
+	shards, buildErr := build.wait()
 	if firstErr != nil {
 		return 0, firstErr
 	}
 	if buildErr != nil {
-		return 0, fmt.Errorf("index: %w", buildErr)
+		return 0, buildErr
 	}
 	if err := ctx.Err(); err != nil {
 		return 0, err
