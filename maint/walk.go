@@ -12,100 +12,111 @@ import (
 // seen set. Objects that cannot be read (missing, corrupt) are reported
 // through bad and the walk goes on where it can.
 func reach(s *objects.Store, gen objects.ID, seen map[objects.ID]bool, bad func(objects.ID, error)) error {
-	if seen[gen] {
+	w := &walker{s: s, seen: seen, bad: bad}
+	if !w.first(gen) {
 		return nil
 	}
-	seen[gen] = true
 	g, err := refs.Load(s, gen)
 	if err != nil {
-		return report(gen, err, bad)
+		return w.report(gen, err)
 	}
 	for _, id := range g.Reachable() {
-		if id == g.Tree || seen[id] {
+		if id == g.Tree {
 			continue // the tree is walked below, session by session
 		}
-		seen[id] = true
-		if _, err := s.Get(id); err != nil {
-			if err := report(id, err, bad); err != nil {
-				return err
-			}
+		if err := w.blob(id); err != nil {
+			return err
 		}
 	}
 	for _, sh := range g.Shards {
 		if sh.Chunks == nil {
 			continue
 		}
-		if err := reachIndexed(s, *sh.Chunks, seen, bad); err != nil {
+		if err := w.indexed(*sh.Chunks); err != nil {
 			return err
 		}
 	}
-	if seen[g.Tree] {
+	if !w.first(g.Tree) {
 		return nil
 	}
-	seen[g.Tree] = true
 	tree, err := core.LoadTree(s, g.Tree)
 	if err != nil {
-		return report(g.Tree, err, bad)
+		return w.report(g.Tree, err)
 	}
 	for _, e := range tree.Sessions {
-		if err := reachSession(s, e.Object, seen, bad); err != nil {
+		if err := w.session(e.Object); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// reachIndexed keeps the chunks a shard indexed: a shard document is a
-// group of a chunk's events, read from the chunk at search time (and a
-// merge re-indexes from the same chunks), so a chunk that a newer import
+// walker is one walk of reach: the store, the objects seen so far and
+// where unreadable ones are reported.
+type walker struct {
+	s    *objects.Store
+	seen map[objects.ID]bool
+	bad  func(objects.ID, error)
+}
+
+// first marks id seen and tells whether it had not been seen before.
+func (w *walker) first(id objects.ID) bool {
+	if w.seen[id] {
+		return false
+	}
+	w.seen[id] = true
+	return true
+}
+
+// indexed keeps the chunks a shard indexed: a shard document is a group
+// of a chunk's events, read from the chunk at search time (and a merge
+// re-indexes from the same chunks), so a chunk that a newer import
 // replaced stays for as long as a kept shard still indexes it.
-func reachIndexed(s *objects.Store, list objects.ID, seen map[objects.ID]bool, bad func(objects.ID, error)) error {
-	ic, err := core.LoadIndexedChunks(s, list)
+func (w *walker) indexed(list objects.ID) error {
+	ic, err := core.LoadIndexedChunks(w.s, list)
 	if err != nil {
-		return report(list, err, bad)
+		return w.report(list, err)
 	}
-	for _, c := range ic.Chunks {
-		if err := reachChunk(s, c.Chunk, seen, bad); err != nil {
+	return eachBlob(w, ic.Chunks, func(c core.IndexedChunk) objects.ID { return c.Chunk })
+}
+
+func (w *walker) session(id objects.ID) error {
+	if !w.first(id) {
+		return nil
+	}
+	so, err := core.LoadSession(w.s, id)
+	if err != nil {
+		return w.report(id, err)
+	}
+	return eachBlob(w, so.Chunks, func(c core.ChunkRef) objects.ID { return c.ID })
+}
+
+// eachBlob keeps the object each element of list names.
+func eachBlob[T any](w *walker, list []T, id func(T) objects.ID) error {
+	for _, x := range list {
+		if err := w.blob(id(x)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func reachSession(s *objects.Store, id objects.ID, seen map[objects.ID]bool, bad func(objects.ID, error)) error {
-	if seen[id] {
+// blob keeps an object whose contents name nothing further (a chunk, a
+// cursor set), read (and so checked) the first time it is reached.
+func (w *walker) blob(id objects.ID) error {
+	if !w.first(id) {
 		return nil
 	}
-	seen[id] = true
-	so, err := core.LoadSession(s, id)
-	if err != nil {
-		return report(id, err, bad)
-	}
-	for _, c := range so.Chunks {
-		if err := reachChunk(s, c.ID, seen, bad); err != nil {
-			return err
-		}
+	if _, err := w.s.Get(id); err != nil {
+		return w.report(id, err)
 	}
 	return nil
 }
 
-// reachChunk keeps a chunk, read (and so checked) the first time it is
-// reached.
-func reachChunk(s *objects.Store, id objects.ID, seen map[objects.ID]bool, bad func(objects.ID, error)) error {
-	if seen[id] {
-		return nil
-	}
-	seen[id] = true
-	if _, err := s.Get(id); err != nil {
-		return report(id, err, bad)
-	}
-	return nil
-}
-
-func report(id objects.ID, err error, bad func(objects.ID, error)) error {
-	if bad == nil {
+func (w *walker) report(id objects.ID, err error) error {
+	if w.bad == nil {
 		return err
 	}
-	bad(id, err)
+	w.bad(id, err)
 	return nil
 }
