@@ -119,20 +119,33 @@ func sessionIDs(path string, timeout time.Duration) (map[string]bool, error) {
 		return nil, err
 	}
 	defer db.Close()
-	rows, err := db.Query("SELECT id FROM session")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	ids := map[string]bool{}
-	for rows.Next() {
+	err = eachRow(context.Background(), db, "SELECT id FROM session", func(rows *sql.Rows) error {
 		var id string
 		if err := rows.Scan(&id); err != nil {
-			return nil, err
+			return err
 		}
 		ids[id] = true
+		return nil
+	})
+	return ids, err
+}
+
+// eachRow runs the query q and hands every row it returns to scan.
+func eachRow(ctx context.Context, db interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, q string, scan func(*sql.Rows) error) error {
+	rows, err := db.QueryContext(ctx, q)
+	if err != nil {
+		return err
 	}
-	return ids, rows.Err()
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
 
 // schema is the set of columns of the session, message and part tables.
@@ -150,22 +163,18 @@ func columns(ctx context.Context, tx *sql.Tx) (schema, error) {
 	if tables == 0 {
 		return nil, errEmpty
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT m.name, p.name FROM sqlite_master AS m
-		JOIN pragma_table_info(m.name) AS p
-		WHERE m.type = 'table' AND m.name IN ('session', 'message', 'part')`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	cols := schema{}
-	for rows.Next() {
+	err := eachRow(ctx, tx, `SELECT m.name, p.name FROM sqlite_master AS m
+		JOIN pragma_table_info(m.name) AS p
+		WHERE m.type = 'table' AND m.name IN ('session', 'message', 'part')`, func(rows *sql.Rows) error {
 		var table, col string
 		if err := rows.Scan(&table, &col); err != nil {
-			return nil, err
+			return err
 		}
 		cols[table+"."+col] = true
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	for _, c := range required {
@@ -195,30 +204,20 @@ func readSessions(ctx context.Context, tx *sql.Tx, s schema, b *builder) error {
 	q := "SELECT " + strings.Join([]string{s.text("session", "id"), s.text("session", "parent_id"),
 		s.text("session", "directory"), s.text("session", "title"), s.text("session", "agent"),
 		s.text("session", "model"), s.integer("session", "time_created")}, ", ") + " FROM session"
-	rows, err := tx.QueryContext(ctx, q)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
+	return eachRow(ctx, tx, q, func(rows *sql.Rows) error {
 		var r SessionRow
 		if err := rows.Scan(&r.ID, &r.ParentID, &r.Directory, &r.Title, &r.Agent, &r.Model, &r.Created); err != nil {
 			return err
 		}
 		b.addSession(r)
-	}
-	return rows.Err()
+		return nil
+	})
 }
 
 func readMessages(ctx context.Context, tx *sql.Tx, s schema, b *builder) error {
 	q := "SELECT " + s.text("message", "id") + ", " + s.text("message", "session_id") + ", " +
 		s.integer("message", "time_created") + ", data FROM message"
-	rows, err := tx.QueryContext(ctx, q)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
+	return eachRow(ctx, tx, q, func(rows *sql.Rows) error {
 		var r MessageRow
 		var data sql.RawBytes
 		if err := rows.Scan(&r.ID, &r.SessionID, &r.Created, &data); err != nil {
@@ -226,18 +225,13 @@ func readMessages(ctx context.Context, tx *sql.Tx, s schema, b *builder) error {
 		}
 		r.Data = data
 		b.addMessage(r)
-	}
-	return rows.Err()
+		return nil
+	})
 }
 
 func readParts(ctx context.Context, tx *sql.Tx, b *builder) error {
-	rows, err := tx.QueryContext(ctx, `SELECT COALESCE(CAST(id AS TEXT), ''),
-		COALESCE(CAST(message_id AS TEXT), ''), data FROM part`)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
+	return eachRow(ctx, tx, `SELECT COALESCE(CAST(id AS TEXT), ''),
+		COALESCE(CAST(message_id AS TEXT), ''), data FROM part`, func(rows *sql.Rows) error {
 		var r PartRow
 		var data sql.RawBytes
 		if err := rows.Scan(&r.ID, &r.MessageID, &data); err != nil {
@@ -245,6 +239,6 @@ func readParts(ctx context.Context, tx *sql.Tx, b *builder) error {
 		}
 		r.Data = data
 		b.addPart(r)
-	}
-	return rows.Err()
+		return nil
+	})
 }
