@@ -234,10 +234,7 @@ func (r *Reader) Session(id core.SessionID) (*core.SessionObject, error) {
 }
 
 func (r *Reader) chunk(id objects.ID) (*core.Chunk, error) {
-	r.chunkMu.Lock()
-	c, ok := r.chunks[id]
-	r.chunkMu.Unlock()
-	if ok {
+	if c, ok := cached(&r.chunkMu, r.chunks, id); ok {
 		return c, nil
 	}
 	c, err := core.LoadChunk(r.store, id)
@@ -257,17 +254,15 @@ func (r *Reader) chunk(id objects.ID) (*core.Chunk, error) {
 // the groups it matches (kept as index.NewChunk's split bytes, each event
 // decoded once on first need; cached as chunk is).
 func (r *Reader) chunkView(id objects.ID) (*index.Chunk, error) {
-	r.chunkMu.Lock()
-	c, ok := r.views[id]
-	r.chunkMu.Unlock()
-	if ok {
+	if c, ok := cached(&r.chunkMu, r.views, id); ok {
 		return c, nil
 	}
 	data, err := r.store.Get(id)
 	if err != nil {
 		return nil, wrapObjErr(err)
 	}
-	if c, err = index.NewChunk(data); err != nil {
+	c, err := index.NewChunk(data)
+	if err != nil {
 		return nil, &Error{Code: CodeCorrupt, Message: "the store is damaged (run ctx verify)", Err: err}
 	}
 	cost := viewCost(len(data))
@@ -286,6 +281,14 @@ func (r *Reader) chunkView(id objects.ID) (*index.Chunk, error) {
 	}
 	r.chunkMu.Unlock()
 	return c, nil
+}
+
+// cached returns what the cache m holds for id, read under mu.
+func cached[T any](mu *sync.Mutex, m map[objects.ID]T, id objects.ID) (T, bool) {
+	mu.Lock()
+	defer mu.Unlock()
+	v, ok := m[id]
+	return v, ok
 }
 
 // event hydrates an event from the chunk that holds it: from the chunk the
