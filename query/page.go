@@ -199,14 +199,22 @@ func (r *Reader) loadChunk(id objects.ID) (*core.Chunk, error) {
 // walkEvents hands the events of a session object to fn in order, chunk
 // by chunk, read as loadChunk reads them; fn returning false ends the walk.
 func (r *Reader) walkEvents(so *core.SessionObject, fn func(*core.Event) bool) error {
+	return eachEvent(so, r.loadChunk, func(_ objects.ID, e *core.Event) (bool, error) { return fn(e), nil })
+}
+
+// eachEvent hands the events of a session object to fn in order, each with
+// the chunk that holds it, chunk by chunk, read by load; fn returning false
+// or an error ends the walk.
+func eachEvent(so *core.SessionObject, load func(objects.ID) (*core.Chunk, error),
+	fn func(chunk objects.ID, e *core.Event) (bool, error)) error {
 	for _, ref := range so.Chunks {
-		c, err := r.loadChunk(ref.ID)
+		c, err := load(ref.ID)
 		if err != nil {
 			return err
 		}
 		for k := range c.Events {
-			if !fn(&c.Events[k]) {
-				return nil
+			if more, err := fn(ref.ID, &c.Events[k]); !more || err != nil {
+				return err
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"ctx/core"
 	"ctx/index"
+	"ctx/objects"
 )
 
 // PartialDamagedShard is SearchPartial.Reason when index shards are
@@ -77,22 +78,21 @@ func (r *Reader) storeEvents(match func(core.EventID) bool, limit int) ([]core.H
 		if err != nil {
 			return nil, wrapObjErr(err)
 		}
-		for _, ref := range so.Chunks {
-			c, err := r.chunk(ref.ID)
-			if err != nil {
-				return nil, err
+		full := false
+		err = eachEvent(so, r.chunk, func(chunk objects.ID, ev *core.Event) (bool, error) {
+			if !match(ev.ID) {
+				return true, nil
 			}
-			for i := range c.Events {
-				ev := &c.Events[i]
-				if !match(ev.ID) {
-					continue
-				}
-				out = append(out, core.Hit{SessionID: so.Session.ID, EventID: ev.ID, Chunk: ref.ID,
-					EventType: ev.Type, Role: ev.Role, Timestamp: ev.Timestamp})
-				if len(out) >= limit {
-					return out, nil
-				}
-			}
+			out = append(out, core.Hit{SessionID: so.Session.ID, EventID: ev.ID, Chunk: chunk,
+				EventType: ev.Type, Role: ev.Role, Timestamp: ev.Timestamp})
+			full = len(out) >= limit
+			return !full, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if full {
+			return out, nil
 		}
 	}
 	return out, nil

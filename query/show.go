@@ -2,6 +2,7 @@ package query
 
 import (
 	"ctx/core"
+	"ctx/objects"
 )
 
 // Show modes.
@@ -67,26 +68,23 @@ func (r *Reader) ShowSession(req ShowSessionRequest, header func(*SessionInfo) e
 		return nil, err
 	}
 	done := &Completion{Complete: true, Mode: req.Mode}
-	for _, ref := range so.Chunks {
-		c, err := r.chunk(ref.ID)
-		if err != nil {
-			return nil, err
+	err = eachEvent(so, r.chunk, func(_ objects.ID, e *core.Event) (bool, error) {
+		if !InMode(req.Mode, e) {
+			return true, nil
 		}
-		for i := range c.Events {
-			e := &c.Events[i]
-			if !InMode(req.Mode, e) {
-				continue
-			}
-			done.Selected++
-			if req.MaxEvents > 0 && done.Emitted >= req.MaxEvents {
-				done.Truncated, done.Complete = true, false
-				continue
-			}
-			if err := emit(e); err != nil {
-				return nil, err
-			}
-			done.Emitted++
+		done.Selected++
+		if req.MaxEvents > 0 && done.Emitted >= req.MaxEvents {
+			done.Truncated, done.Complete = true, false
+			return true, nil
 		}
+		if err := emit(e); err != nil {
+			return false, err
+		}
+		done.Emitted++
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return done, nil
 }
