@@ -1,14 +1,12 @@
 package claude
 
 import (
-	"encoding/json"
-	"errors"
 	"io"
-	"io/fs"
 	"path/filepath"
 	"strings"
 
 	"ctx/core"
+	"ctx/sources/jsonx"
 	"ctx/sources/regular"
 )
 
@@ -83,22 +81,12 @@ func metaPath(path string) string {
 // unreadable or invalid one is reported and ignored.
 func readMeta(path string) (*SubagentMeta, *core.Problem) {
 	mp := metaPath(path)
-	if mp == "" {
-		return nil, nil
-	}
-	data, err := regular.ReadFile(mp)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, &core.Problem{Code: core.ProblemUnreadable, Provider: core.ProviderClaude, Path: mp}
+	data, problem := regular.ReadCompanion(mp, core.ProviderClaude)
+	if data == nil {
+		return nil, problem
 	}
 	var m SubagentMeta
-	if err := json.Unmarshal(data, &m); err != nil {
-		code := core.ProblemInvalidRecord
-		if !json.Valid(data) {
-			code = core.ProblemInvalidJSON
-		}
+	if code := jsonx.Unmarshal(data, &m); code != "" {
 		return nil, &core.Problem{Code: code, Provider: core.ProviderClaude, Path: mp}
 	}
 	return &m, nil

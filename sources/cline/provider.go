@@ -3,7 +3,6 @@ package cline
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -108,7 +107,7 @@ func (p *Provider) Parse(f core.SourceFile) (core.ParseResult, error) {
 	dir := filepath.Dir(f.Path)
 	var problems []core.Problem
 	read := func(name string) []byte {
-		b, pr := p.readCompanion(filepath.Join(dir, name))
+		b, pr := regular.ReadCompanion(filepath.Join(dir, name), p.name)
 		if pr != nil {
 			problems = append(problems, *pr)
 		}
@@ -122,19 +121,6 @@ func (p *Provider) Parse(f core.SourceFile) (core.ParseResult, error) {
 	res := p.ParseTask(t, f)
 	res.Problems = append(problems, res.Problems...)
 	return res, nil
-}
-
-// readCompanion reads a companion file; a missing one is nil without a
-// problem, an unreadable one nil with a problem.
-func (p *Provider) readCompanion(path string) ([]byte, *core.Problem) {
-	b, err := regular.ReadFile(path)
-	switch {
-	case err == nil:
-		return b, nil
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, nil
-	}
-	return nil, &core.Problem{Code: core.ProblemUnreadable, Provider: p.name, Path: path}
 }
 
 // ParseTask parses a task's files; f names the source file (companion paths

@@ -78,12 +78,10 @@ func (b *builder) decodeArray(data []byte, path string) ([]json.RawMessage, bool
 		return nil, false
 	}
 	var raws []json.RawMessage
-	if err := json.Unmarshal(data, &raws); err != nil {
-		if !json.Valid(data) {
-			b.fileProblem(core.ProblemInvalidJSON, path)
+	if code := jsonx.Unmarshal(data, &raws); code != "" {
+		b.fileProblem(code, path)
+		if code == core.ProblemInvalidJSON {
 			b.torn = true
-		} else {
-			b.fileProblem(core.ProblemInvalidRecord, path)
 		}
 		return nil, false
 	}

@@ -1,8 +1,6 @@
 package copilot
 
 import (
-	"errors"
-	"io/fs"
 	"path/filepath"
 
 	"github.com/goccy/go-yaml"
@@ -40,15 +38,9 @@ func workspacePath(eventsPath string) string {
 // readWorkspace reads a workspace.yaml. A missing file is no problem; an
 // unreadable or invalid one is reported and ignored.
 func readWorkspace(path string) (*Workspace, *core.Problem) {
-	if path == "" {
-		return nil, nil
-	}
-	b, err := regular.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, &core.Problem{Code: core.ProblemUnreadable, Provider: ProviderID, Path: path}
+	b, problem := regular.ReadCompanion(path, ProviderID)
+	if b == nil {
+		return nil, problem
 	}
 	w, err := ParseWorkspace(b)
 	if err != nil {

@@ -3,13 +3,13 @@ package gemini
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"io/fs"
 	"path/filepath"
 	"strings"
 
 	"ctx/core"
+	"ctx/sources/jsonx"
 	"ctx/sources/regular"
 )
 
@@ -95,11 +95,7 @@ func readProjects(path string) (map[string]string, []core.Problem) {
 	var reg struct {
 		Projects map[string]string `json:"projects"`
 	}
-	if err := json.Unmarshal(data, &reg); err != nil {
-		code := core.ProblemInvalidRecord
-		if !json.Valid(data) {
-			code = core.ProblemInvalidJSON
-		}
+	if code := jsonx.Unmarshal(data, &reg); code != "" {
 		return nil, []core.Problem{{Code: code, Provider: ProviderID, Path: path}}
 	}
 	return reg.Projects, nil

@@ -6,7 +6,22 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"ctx/core"
 )
+
+// Unmarshal is json.Unmarshal with its failure named as a problem code:
+// "" when data decoded into v, core.ProblemInvalidJSON for text that is
+// not JSON, core.ProblemInvalidRecord for JSON that v cannot hold.
+func Unmarshal(data []byte, v any) string {
+	switch {
+	case json.Unmarshal(data, v) == nil:
+		return ""
+	case !json.Valid(data):
+		return core.ProblemInvalidJSON
+	}
+	return core.ProblemInvalidRecord
+}
 
 // FirstByte returns the first non-space byte of b (0 when there is none).
 func FirstByte(b []byte) byte {

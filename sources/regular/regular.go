@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"ctx/core"
@@ -45,6 +46,25 @@ func ReadFile(path string) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(f)
+}
+
+// ReadCompanion reads a file that may stand beside a history file (a
+// subagent's meta, a workspace file, a task's metadata). A path of "" or a
+// missing file is nil without a problem (a file that exists but is empty
+// is an empty, non-nil slice); one that cannot be read is nil with an
+// unreadable problem of provider.
+func ReadCompanion(path, provider string) ([]byte, *core.Problem) {
+	if path == "" {
+		return nil, nil
+	}
+	b, err := ReadFile(path)
+	switch {
+	case err == nil:
+		return b, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	}
+	return nil, &core.Problem{Code: core.ProblemUnreadable, Provider: provider, Path: path}
 }
 
 // Parse opens f's file as Open does and hands it to parse, the parser of
