@@ -350,6 +350,12 @@ type ParsedSession struct {
 	Events         []Event
 }
 
+// Append adds e after the session's events and returns its index.
+func (p *ParsedSession) Append(e Event) int {
+	p.Events = append(p.Events, e)
+	return len(p.Events) - 1
+}
+
 // Finalize derives ctx_session_id, root and parent ids, event ids, ordinals,
 // start/end times and the event count. Event keys that repeat within the
 // session are disambiguated by occurrence so ids stay unique and stable.

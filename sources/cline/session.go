@@ -136,8 +136,7 @@ func (b *builder) add(e core.Event) int {
 	if e.Timestamp.IsZero() {
 		e.Timestamp = b.now
 	}
-	b.ps.Events = append(b.ps.Events, e)
-	return len(b.ps.Events) - 1
+	return b.ps.Append(e)
 }
 
 func (b *builder) other(key, native, text string) {

@@ -233,8 +233,7 @@ func (p *parser) turnContext(it *item) {
 // add appends an event stamped with the current time and returns its index.
 func (p *parser) add(e core.Event) int {
 	e.Timestamp = p.lastTS
-	p.ps.Events = append(p.ps.Events, e)
-	return len(p.ps.Events) - 1
+	return p.ps.Append(e)
 }
 
 // key derives an event key from the current record; "" (the ordinal) for

@@ -177,8 +177,7 @@ func (p *parser) add(s *session, e core.Event) int {
 	if e.Model != "" && s.ps.Session.Model == "" {
 		s.ps.Session.Model = e.Model
 	}
-	s.ps.Events = append(s.ps.Events, e)
-	return len(s.ps.Events) - 1
+	return s.ps.Append(e)
 }
 
 // maxOther bounds the text of bookkeeping events.

@@ -48,10 +48,7 @@ type sessionBuilder struct {
 	err        error  // the first store failure
 }
 
-func (b *sessionBuilder) add(e core.Event) int {
-	b.ps.Events = append(b.ps.Events, e)
-	return len(b.ps.Events) - 1
-}
+func (b *sessionBuilder) add(e core.Event) int { return b.ps.Append(e) }
 
 // key derives an event key from the bubble id; without an id the ordinal
 // is used.
