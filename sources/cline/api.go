@@ -9,15 +9,10 @@ import (
 	"ctx/sources/jsonx"
 )
 
-// parseAPI builds the session from api_conversation_history.json, with the
-// reasoning and context-truncation records of ui_messages.json merged in.
-func (b *builder) parseAPI(t Task) {
-	msgs, ok := b.decodeArray(t.Primary, b.f.Path)
-	if !ok {
-		return
-	}
-	b.companions(t)
-	b.now = b.created()
+// parseAPI builds the session from the messages of
+// api_conversation_history.json, with the reasoning and context-truncation
+// records of ui_messages.json merged in.
+func (b *builder) parseAPI(t Task, msgs []json.RawMessage) {
 	var x *uiExtras
 	if t.UI != nil {
 		if rows, ok := b.decodeArray(t.UI, b.sibling(UIFile)); ok {

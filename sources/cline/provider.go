@@ -129,10 +129,16 @@ func (p *Provider) Parse(f core.SourceFile) (core.ParseResult, error) {
 // problem naming it and no session, so the previous import stays.
 func (p *Provider) ParseTask(t Task, f core.SourceFile) core.ParseResult {
 	b := newBuilder(p.name, f)
+	rows, ok := b.decodeArray(t.Primary, f.Path)
+	if !ok {
+		return b.finish()
+	}
+	b.companions(t)
+	b.now = b.created()
 	if t.UIOnly {
-		b.parseUIOnly(t)
+		b.parseUIOnly(rows)
 	} else {
-		b.parseAPI(t)
+		b.parseAPI(t, rows)
 	}
 	return b.finish()
 }

@@ -11,16 +11,10 @@ import (
 	"ctx/sources/jsonx"
 )
 
-// parseUIOnly builds the session of a task without API history from its
-// ui_messages.json: prompts, answers, reasoning, tool rows, commands with
-// their streamed output, MCP calls and bookkeeping.
-func (b *builder) parseUIOnly(t Task) {
-	rows, ok := b.decodeArray(t.Primary, b.f.Path)
-	if !ok {
-		return
-	}
-	b.companions(t)
-	b.now = b.created()
+// parseUIOnly builds the session of a task without API history from the
+// rows of its ui_messages.json: prompts, answers, reasoning, tool rows,
+// commands with their streamed output, MCP calls and bookkeeping.
+func (b *builder) parseUIOnly(rows []json.RawMessage) {
 	if b.torn {
 		return
 	}
