@@ -279,8 +279,11 @@ func carryWith(id string, added *Added, olds []string, notes func(string) *Note,
 
 // diffBatch runs one git diff-tree --stdin over pairs of objects and
 // returns each pair's patch, in order (--always heads every one, empty or
-// not, with a line holding the second object's id).
+// not, with a line holding the second object's id). No pairs run no git.
 func (r *Repo) diffBatch(ctx context.Context, pairs [][2]string, paths []string) ([]string, error) {
+	if len(pairs) == 0 {
+		return nil, nil
+	}
 	var in strings.Builder
 	for _, p := range pairs {
 		in.WriteString(p[1] + " " + p[0] + "\n") // "<commit> <parent>": the diff from p[0] to p[1]
@@ -362,9 +365,6 @@ func (r *Repo) addedBatch(ctx context.Context, commits []*CommitInfo) (map[strin
 			pairs = append(pairs, [2]string{p, c.ID})
 		}
 	}
-	if len(pairs) == 0 {
-		return out, nil
-	}
 	blocks, err := r.diffBatch(ctx, pairs, nil)
 	if err != nil {
 		return nil, err
@@ -407,9 +407,6 @@ func (r *Repo) mapsBatch(ctx context.Context, byNew map[string][]string, notes f
 		}
 	}
 	out := map[Pair]map[string]*fileMap{}
-	if len(pairs) == 0 {
-		return out, nil
-	}
 	blocks, err := r.diffBatch(ctx, pairs, paths)
 	if err != nil {
 		return nil, err
