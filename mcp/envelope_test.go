@@ -160,6 +160,17 @@ func TestArgsIntegralNumbers(t *testing.T) {
 	}
 }
 
+// TestUnknownArgumentListsEmbedded: the valid arguments an unknown one is
+// answered with include those of embedded input structs.
+func TestUnknownArgumentListsEmbedded(t *testing.T) {
+	for _, in := range []any{&statsInput{}, &listSessionsInput{}} {
+		err := decodeArgs(mcpgo.CallToolParams{RawArguments: json.RawMessage(`{"x":1}`)}, in)
+		if err == nil || !strings.Contains(err.Error(), "machines, ") || !strings.Contains(err.Error(), "providers, ") {
+			t.Fatalf("%T: %v", in, err)
+		}
+	}
+}
+
 // TestCursorErrorsSayRetryable: every invalid_cursor error object carries
 // details.retryable, whichever layer refused the cursor.
 func TestCursorErrorsSayRetryable(t *testing.T) {

@@ -232,15 +232,16 @@ func argKind(t reflect.Type) string {
 	return jsonKind(t)
 }
 
-// fieldNames lists the json names of a struct's fields.
+// fieldNames lists the json names of a struct's fields, those of its
+// embedded structs included.
 func fieldNames(v any) []string {
 	t := reflect.TypeOf(v)
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	var out []string
-	for i := 0; i < t.NumField(); i++ {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+	for _, f := range reflect.VisibleFields(t) {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if name != "" && name != "-" {
 			out = append(out, name)
 		}
