@@ -28,15 +28,11 @@ type listSessionsInput struct {
 	SourceRoots  []string `json:"source_roots,omitempty" jsonschema:"Configured source roots (from the sources tool); one OR set with source_groups."`
 	SourceGroups []string `json:"source_groups,omitempty" jsonschema:"Configured source groups; one OR set with source_roots."`
 	Files        []string `json:"files,omitempty" jsonschema:"Only sessions that edited this path or file name."`
-	Workspace    string   `json:"workspace,omitempty" jsonschema:"Only sessions in this absolute directory or below it."`
-	Since        string   `json:"since,omitempty" jsonschema:"Only sessions active at or after this time: RFC 3339, YYYY-MM-DD, or an age such as 7d."`
-	Until        string   `json:"until,omitempty" jsonschema:"Only sessions active before this time."`
-	PrimaryOnly  bool     `json:"primary_only,omitempty" jsonschema:"Exclude subagent sessions."`
-	Machines     []string `json:"machines,omitempty" jsonschema:"Only sessions recorded on these machines: machine ids as ctx sync status lists them, or local for this store's own."`
-	Sort         *string  `json:"sort,omitempty" jsonschema:"last_activity (default), started, events or name."`
-	Reverse      bool     `json:"reverse,omitempty" jsonschema:"The opposite order."`
-	Limit        *int     `json:"limit,omitempty" jsonschema:"Most sessions in this page (default 50)."`
-	Cursor       *string  `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page, copied unchanged."`
+	sessionScopeInput
+	Sort    *string `json:"sort,omitempty" jsonschema:"last_activity (default), started, events or name."`
+	Reverse bool    `json:"reverse,omitempty" jsonschema:"The opposite order."`
+	Limit   *int    `json:"limit,omitempty" jsonschema:"Most sessions in this page (default 50)."`
+	Cursor  *string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page, copied unchanged."`
 }
 
 func listSessionsTool() toolDef {
@@ -73,8 +69,8 @@ func sessionsRequest(in *listSessionsInput, now time.Time) (app.SessionsRequest,
 	if err := checkPaging(in.Limit, maxListSessions, in.Cursor); err != nil {
 		return req, err
 	}
-	filter, err := parseFilter(app.FilterArgs{Providers: in.Providers, SourceRoots: in.SourceRoots,
-		SourceGroups: in.SourceGroups, Files: in.Files, PrimaryOnly: in.PrimaryOnly, Machines: in.Machines}, in.Workspace, in.Since, in.Until, now)
+	filter, err := in.filter(app.FilterArgs{Providers: in.Providers, SourceRoots: in.SourceRoots,
+		SourceGroups: in.SourceGroups, Files: in.Files}, in.Since, now)
 	if err != nil {
 		return req, err
 	}

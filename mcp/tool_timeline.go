@@ -25,12 +25,24 @@ const statsDescription = "Usage of the selected sessions: sessions, subagents, e
 // sessionWindowInput are the filters of timeline and stats: the session
 // filters of list_sessions over a time window.
 type sessionWindowInput struct {
-	Providers   []string `json:"providers,omitempty" jsonschema:"Only these agent providers, such as claude-code or codex."`
+	Providers []string `json:"providers,omitempty" jsonschema:"Only these agent providers, such as claude-code or codex."`
+	sessionScopeInput
+}
+
+// sessionScopeInput are the session filters list_sessions, timeline and
+// stats share after providers (and list_sessions' source and file filters).
+type sessionScopeInput struct {
 	Workspace   string   `json:"workspace,omitempty" jsonschema:"Only sessions in this absolute directory or below it."`
 	Since       string   `json:"since,omitempty" jsonschema:"Only sessions active at or after this time: RFC 3339, YYYY-MM-DD, or an age such as 7d."`
 	Until       string   `json:"until,omitempty" jsonschema:"Only sessions active before this time."`
 	PrimaryOnly bool     `json:"primary_only,omitempty" jsonschema:"Exclude subagent sessions."`
 	Machines    []string `json:"machines,omitempty" jsonschema:"Only sessions recorded on these machines: machine ids as ctx sync status lists them, or local for this store's own."`
+}
+
+// filter parses the scope with the other filters of args, from since.
+func (in *sessionScopeInput) filter(args app.FilterArgs, since string, now time.Time) (core.Filter, error) {
+	args.PrimaryOnly, args.Machines = in.PrimaryOnly, in.Machines
+	return parseFilter(args, in.Workspace, since, in.Until, now)
 }
 
 // timelineInput are the arguments of timeline.
@@ -60,8 +72,7 @@ func (in *sessionWindowInput) filter(now time.Time, days int) (core.Filter, erro
 	if since == "" && in.Until == "" {
 		since = now.AddDate(0, 0, -days).UTC().Format(time.RFC3339)
 	}
-	return parseFilter(app.FilterArgs{Providers: in.Providers, PrimaryOnly: in.PrimaryOnly, Machines: in.Machines},
-		in.Workspace, since, in.Until, now)
+	return in.sessionScopeInput.filter(app.FilterArgs{Providers: in.Providers}, since, now)
 }
 
 func runTimeline(ctx context.Context, s *Server, in *timelineInput) (*reply, error) {
