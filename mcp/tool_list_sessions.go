@@ -74,10 +74,8 @@ func sessionsRequest(in *listSessionsInput, now time.Time) (app.SessionsRequest,
 	if err != nil {
 		return req, err
 	}
-	req = app.SessionsRequest{Filter: filter, Sort: deref(in.Sort), Reverse: in.Reverse, Cursor: deref(in.Cursor)}
-	if in.Limit != nil {
-		req.Limit = *in.Limit
-	}
+	req = app.SessionsRequest{Filter: filter, Sort: deref(in.Sort), Reverse: in.Reverse, Cursor: deref(in.Cursor),
+		Limit: deref(in.Limit)}
 	return req, nil
 }
 

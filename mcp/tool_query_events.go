@@ -99,10 +99,7 @@ func listRequest(in *queryEventsInput, now time.Time) (query.ListRequest, error)
 		return req, err
 	}
 	req = query.ListRequest{Filter: filter, Scope: deref(in.ContentScope), Order: deref(in.Order),
-		Content: deref(in.Content), Cursor: deref(in.Cursor)}
-	if in.Limit != nil {
-		req.Limit = *in.Limit
-	}
+		Content: deref(in.Content), Cursor: deref(in.Cursor), Limit: deref(in.Limit)}
 	return req, nil
 }
 

@@ -132,16 +132,14 @@ func searchRequest(in *searchInput, now time.Time) (query.SearchRequest, string,
 	if err != nil {
 		return req, "", err
 	}
-	req = query.SearchRequest{Query: in.Query, Scope: deref(in.ContentScope), Filter: filter}
-	if in.Limit != nil {
-		req.Limit = *in.Limit
-	}
+	req = query.SearchRequest{Query: in.Query, Scope: deref(in.ContentScope), Filter: filter, Limit: deref(in.Limit)}
 	return req, mode, nil
 }
 
-func deref(p *string) string {
+func deref[T any](p *T) T {
 	if p == nil {
-		return ""
+		var zero T
+		return zero
 	}
 	return *p
 }
