@@ -37,6 +37,15 @@ type reply struct {
 	bytes      int // the serialized result object: structuredContent + text + keys
 }
 
+// answer is the reply of a use case that returned v and err: err as it
+// is, else v with its text rendering.
+func answer[T any](v T, err error, text func(T) string) (*reply, error) {
+	if err != nil {
+		return nil, err
+	}
+	return respond(v, text(v))
+}
+
 // respond serializes a success object and its text fallback. The byte
 // count is what mcp-go will write for the result object (encoding/json
 // with HTML escaping, the text as a JSON string).

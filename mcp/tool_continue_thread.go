@@ -38,10 +38,7 @@ func runContinueThread(ctx context.Context, s *Server, in *continueThreadInput) 
 		return nil, err
 	}
 	c, err := s.handoff.ContinueThread(in.Thread, in.TokenBudget)
-	if err != nil {
-		return nil, err
-	}
-	return respond(c, renderContinuation(c))
+	return answer(c, err, renderContinuation)
 }
 
 func renderContinuation(c *app.Continuation) string {

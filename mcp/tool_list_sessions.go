@@ -54,10 +54,7 @@ func runListSessions(ctx context.Context, s *Server, in *listSessionsInput) (*re
 		return nil, err
 	}
 	l, err := s.app.ListSessions(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	return respond(l, renderSessionList(l))
+	return answer(l, err, renderSessionList)
 }
 
 // sessionsRequest checks the MCP-only rules and maps the arguments.

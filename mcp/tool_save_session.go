@@ -51,10 +51,7 @@ func runReport(tool string,
 			return nil, err
 		}
 		res, err := report(s.handoff, s.caller(ctx), raw)
-		if err != nil {
-			return nil, err
-		}
-		return respond(res, renderSave(res))
+		return answer(res, err, renderSave)
 	}
 }
 

@@ -48,10 +48,7 @@ func runShowEvent(ctx context.Context, s *Server, in *showEventInput) (*reply, e
 		return nil, invalidf("before, after and window must be between 0 and %d", query.MaxWindow)
 	}
 	v, err := s.app.ShowEvent(ctx, in.CtxEventID, before, after)
-	if err != nil {
-		return nil, err
-	}
-	return respond(v, renderEventView(v))
+	return answer(v, err, renderEventView)
 }
 
 func value(p *int) int {

@@ -21,10 +21,7 @@ func sourcesTool() toolDef {
 // runSources builds the sources read model exactly as ctx sources does.
 func runSources(ctx context.Context, s *Server, _ *sourcesInput) (*reply, error) {
 	rep, err := s.app.Sources(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return respond(rep, renderSources(rep))
+	return answer(rep, err, renderSources)
 }
 
 func renderSources(rep *app.SourcesReport) string {

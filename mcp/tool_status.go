@@ -29,10 +29,7 @@ func statusTool() toolDef {
 
 func runStatus(ctx context.Context, s *Server, _ *statusInput) (*reply, error) {
 	out, err := s.app.Status(ctx, s.cfg.Dir)
-	if err != nil {
-		return nil, err
-	}
-	return respond(out, renderStatus(out))
+	return answer(out, err, renderStatus)
 }
 
 func renderStatus(out *StatusOutput) string {

@@ -90,10 +90,7 @@ func runTimeline(ctx context.Context, s *Server, in *timelineInput) (*reply, err
 		req.Repo, req.NoCommits = "", true
 		tl, err = s.app.Timeline(ctx, req)
 	}
-	if err != nil {
-		return nil, err
-	}
-	return respond(tl, renderTimeline(tl))
+	return answer(tl, err, renderTimeline)
 }
 
 func runStats(ctx context.Context, s *Server, in *statsInput) (*reply, error) {
@@ -102,10 +99,7 @@ func runStats(ctx context.Context, s *Server, in *statsInput) (*reply, error) {
 		return nil, err
 	}
 	st, err := s.app.Stats(ctx, app.StatsRequest{Filter: f, Period: deref(in.Period)})
-	if err != nil {
-		return nil, err
-	}
-	return respond(st, renderStats(st))
+	return answer(st, err, renderStats)
 }
 
 func renderTimeline(tl *app.Timeline) string {
