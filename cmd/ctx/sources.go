@@ -13,13 +13,9 @@ func newSourcesCmd(env *Env, f *format) *cobra.Command {
 		Use:   "sources",
 		Short: "List the agent history sources ctx discovers",
 		Args:  cobra.NoArgs,
-		RunE: f.textOrJSON(func(cmd *cobra.Command, _ []string) error {
-			rep, err := env.App().Sources(cmd.Context())
-			if err != nil {
-				return err
-			}
-			return f.write(env, rep, func() { printSources(env, rep) })
-		}),
+		RunE: answer(env, f, func(cmd *cobra.Command, _ []string) (*app.SourcesReport, error) {
+			return env.App().Sources(cmd.Context())
+		}, printSources),
 	}
 }
 

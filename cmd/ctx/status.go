@@ -25,13 +25,9 @@ func newStatusCmd(env *Env, f *format) *cobra.Command {
 			"ctx hooks and notes link this repository's commits, the daemon and local usage.\n" +
 			"It only reads. --format json prints the read model the MCP status tool returns.",
 		Args: cobra.NoArgs,
-		RunE: f.textOrJSON(func(cmd *cobra.Command, _ []string) error {
-			st, err := env.App().Status(cmd.Context(), repo)
-			if err != nil {
-				return err
-			}
-			return f.write(env, st, func() { printStatusReport(env, st) })
-		}),
+		RunE: answer(env, f, func(cmd *cobra.Command, _ []string) (*app.StatusReport, error) {
+			return env.App().Status(cmd.Context(), repo)
+		}, printStatusReport),
 	}
 	cmd.Flags().StringVar(&repo, "repo", ".", "a directory of the git repository whose attribution state to report")
 	return cmd

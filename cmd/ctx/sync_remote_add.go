@@ -57,20 +57,24 @@ func newSyncRemoteListCmd(env *Env, f *format) *cobra.Command {
 		Use:   "list",
 		Short: "List the remotes",
 		Args:  cobra.NoArgs,
-		RunE: f.textOrJSON(func(cmd *cobra.Command, _ []string) error {
-			rs, err := gitstore.Remotes(env.CtxHome())
-			if err != nil {
-				return err
-			}
-			out := []remoteOutput{}
-			for _, r := range rs {
-				out = append(out, remoteOutput{Name: r.Name, URL: r.URL, Encrypt: r.Encrypt})
-			}
-			return f.write(env, out, func() {
-				for _, r := range out {
-					fmt.Fprintf(env.Stdout, "%s\t%s%s\n", r.Name, r.URL, map[bool]string{true: "\t(encrypted)"}[r.Encrypt])
-				}
-			})
-		}),
+		RunE:  answer(env, f, func(*cobra.Command, []string) ([]remoteOutput, error) { return listRemotes(env) }, printRemotes),
+	}
+}
+
+func listRemotes(env *Env) ([]remoteOutput, error) {
+	rs, err := gitstore.Remotes(env.CtxHome())
+	if err != nil {
+		return nil, err
+	}
+	out := []remoteOutput{}
+	for _, r := range rs {
+		out = append(out, remoteOutput{Name: r.Name, URL: r.URL, Encrypt: r.Encrypt})
+	}
+	return out, nil
+}
+
+func printRemotes(env *Env, out []remoteOutput) {
+	for _, r := range out {
+		fmt.Fprintf(env.Stdout, "%s\t%s%s\n", r.Name, r.URL, map[bool]string{true: "\t(encrypted)"}[r.Encrypt])
 	}
 }
