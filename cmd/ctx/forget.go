@@ -47,10 +47,7 @@ func runForget(ctx context.Context, env *Env, f *format, opts *forgetOptions, ar
 	}
 	res, err := env.App().Forget(ctx, app.ForgetRequest{Sessions: args, Workspace: absDir(env, opts.Workspace), Before: before,
 		Undo: opts.Undo, DryRun: opts.DryRun, Busy: env.waitingForWriter})
-	if err != nil {
-		return err
-	}
-	return f.write(env, res, func() { printForget(env, res) })
+	return reply(env, f, res, err, printForget)
 }
 
 func printForget(env *Env, res *app.ForgetResult) {

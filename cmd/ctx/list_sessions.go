@@ -75,10 +75,7 @@ func runListSessions(ctx context.Context, env *Env, f *format, opts *listSession
 		return err
 	}
 	list, err := env.App().ListSessions(ctx, req)
-	if err != nil {
-		return err
-	}
-	return f.page(env, list, func() { printSessionList(env, list) })
+	return reply(env, f, list, err, paged(printSessionList))
 }
 
 func printSessionList(env *Env, l *app.SessionList) {

@@ -39,10 +39,7 @@ func newNotesLinkCmd(env *Env, f *format) *cobra.Command {
 		Args:    cobra.ExactArgs(1),
 		RunE: f.textOrJSON(func(c *cobra.Command, args []string) error {
 			res, err := env.App().LinkSquash(c.Context(), repoDir, args[0], from)
-			if err != nil {
-				return err
-			}
-			return f.write(env, res, func() { printLink(env, res) })
+			return reply(env, f, res, err, printLink)
 		}),
 	}
 	cmd.Flags().StringVar(&from, "from", "", "the squashed commits, as a range BASE..HEAD")

@@ -41,11 +41,22 @@ func (f *format) textOrJSON(run func(*cobra.Command, []string) error) func(*cobr
 func answer[T any](env *Env, f *format, get func(*cobra.Command, []string) (T, error), text func(*Env, T)) func(*cobra.Command, []string) error {
 	return f.textOrJSON(func(cmd *cobra.Command, args []string) error {
 		v, err := get(cmd, args)
-		if err != nil {
-			return err
-		}
-		return f.write(env, v, func() { text(env, v) })
+		return reply(env, f, v, err, text)
 	})
+}
+
+// reply is the end of a command's run: err as it is, else v written as
+// write writes it, by text under --format text.
+func reply[T any](env *Env, f *format, v T, err error, text func(*Env, T)) error {
+	if err != nil {
+		return err
+	}
+	return f.write(env, v, func() { text(env, v) })
+}
+
+// paged is text run through a pager, for an answer long enough to want one.
+func paged[T any](text func(*Env, T)) func(*Env, T) {
+	return func(env *Env, v T) { withPager(env, func() { text(env, v) }) }
 }
 
 // write prints a command's answer: v as indented JSON under --format json,
@@ -56,11 +67,6 @@ func (f *format) write(env *Env, v any, text func()) error {
 	}
 	text()
 	return nil
-}
-
-// page is write for a text answer long enough to want a pager.
-func (f *format) page(env *Env, v any, text func()) error {
-	return f.write(env, v, func() { withPager(env, text) })
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -66,10 +66,7 @@ func runSearch(ctx context.Context, env *Env, f *format, opts *searchOptions, q 
 		req.SemanticWeight = &opts.Weight
 	}
 	res, err := env.App().Search(ctx, req)
-	if err != nil {
-		return err
-	}
-	return f.write(env, res, func() { printSearch(env, res) })
+	return reply(env, f, res, err, printSearch)
 }
 
 func printSearch(env *Env, res *query.SearchResult) {

@@ -191,10 +191,7 @@ func newShowEventCmd(env *Env, f *format) *cobra.Command {
 
 func runShowEvent(ctx context.Context, env *Env, f *format, opts *showEventOptions, id string) error {
 	v, err := env.App().ShowEvent(ctx, id, opts.Before, opts.After)
-	if err != nil {
-		return err
-	}
-	return f.write(env, v, func() { printShownEvent(env, v) })
+	return reply(env, f, v, err, printShownEvent)
 }
 
 func printShownEvent(env *Env, v *app.EventView) {

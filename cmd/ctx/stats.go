@@ -45,10 +45,7 @@ func runStats(ctx context.Context, env *Env, f *format, opts *statsOptions) erro
 		return err
 	}
 	s, err := env.App().Stats(ctx, app.StatsRequest{Filter: filter, Period: opts.Period, Location: time.Local})
-	if err != nil {
-		return err
-	}
-	return f.page(env, s, func() { printStats(env, s) })
+	return reply(env, f, s, err, paged(printStats))
 }
 
 func printStats(env *Env, s *app.Stats) {

@@ -45,10 +45,7 @@ func runTimeline(ctx context.Context, env *Env, f *format, opts *timelineOptions
 	}
 	tl, err := env.App().Timeline(ctx, app.TimelineRequest{Filter: filter, Repo: opts.Repo,
 		NoCommits: opts.NoCommits, Location: time.Local})
-	if err != nil {
-		return err
-	}
-	return f.page(env, tl, func() { printTimeline(env, tl) })
+	return reply(env, f, tl, err, paged(printTimeline))
 }
 
 func printTimeline(env *Env, tl *app.Timeline) {
