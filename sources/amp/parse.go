@@ -105,17 +105,7 @@ func (b *builder) message(i int, raw json.RawMessage, times map[int]time.Time) {
 
 // blocks returns the content blocks; a string content is one text block.
 func (m *message) blocks() ([]block, bool) {
-	switch jsonx.FirstByte(m.Content) {
-	case '[':
-		var bs []block
-		err := json.Unmarshal(m.Content, &bs)
-		return bs, err == nil
-	case '"':
-		return []block{{Type: "text", Text: jsonx.String(m.Content)}}, true
-	case 0, 'n':
-		return nil, true
-	}
-	return nil, false
+	return jsonx.Blocks(m.Content, func(s string) block { return block{Block: jsonx.Block{Type: "text", Text: s}} })
 }
 
 // stamp takes a message's own time: meta.sentAt (user) or

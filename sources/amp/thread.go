@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"ctx/sources/jsonx"
 )
 
 // thread is a thread file T-<uuid>.json, rewritten whole on every save.
@@ -72,12 +74,7 @@ type message struct {
 // block is a content block: text, thinking, tool_use, tool_result
 // (toolUseID and run), summary (info messages).
 type block struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	Thinking  string          `json:"thinking"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
+	jsonx.Block
 	ToolUseID string          `json:"toolUseID"`
 	Run       *run            `json:"run"`
 	Summary   json.RawMessage `json:"summary"`

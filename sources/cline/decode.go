@@ -37,12 +37,7 @@ type apiMessage struct {
 
 // block is one content block of an API message.
 type block struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	Thinking  string          `json:"thinking"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
+	jsonx.Block
 	CallID    string          `json:"call_id"`
 	ToolUseID string          `json:"tool_use_id"`
 	Content   json.RawMessage `json:"content"`
@@ -52,26 +47,18 @@ type block struct {
 // blocks returns the message content as blocks: a string content is one
 // text block. ok is false when the content has an unexpected shape.
 func (m *apiMessage) blocks() (bs []block, ok bool) {
-	switch jsonx.FirstByte(m.Content) {
-	case '"':
-		return []block{{Type: "text", Text: jsonx.String(m.Content)}}, true
-	case '[':
-		// A block of an unexpected shape fails only itself: decoding goes
-		// on, and blocks without a type are dropped.
-		ok = json.Unmarshal(m.Content, &bs) == nil
-		out := bs[:0]
-		for _, b := range bs {
-			if b.Type == "" {
-				ok = false
-				continue
-			}
-			out = append(out, b)
+	bs, ok = jsonx.Blocks(m.Content, func(s string) block { return block{Block: jsonx.Block{Type: "text", Text: s}} })
+	// A block of an unexpected shape fails only itself: decoding goes on,
+	// and blocks without a type are dropped.
+	out := bs[:0]
+	for _, b := range bs {
+		if b.Type == "" {
+			ok = false
+			continue
 		}
-		return out, ok
-	case 0, 'n':
-		return nil, true
+		out = append(out, b)
 	}
-	return nil, false
+	return out, ok
 }
 
 func (m *apiMessage) model() string { return m.ModelInfo.id() }

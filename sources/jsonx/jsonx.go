@@ -23,6 +23,36 @@ func Unmarshal(data []byte, v any) string {
 	return core.ProblemInvalidRecord
 }
 
+// Block is what a content block of Anthropic's message format holds in
+// every history that stores it (Amp, Cline): its type, the text of a text
+// block, the reasoning of a thinking block, and the id, name and input of
+// a tool_use block.
+type Block struct {
+	Type     string          `json:"type"`
+	Text     string          `json:"text"`
+	Thinking string          `json:"thinking"`
+	ID       string          `json:"id"`
+	Name     string          `json:"name"`
+	Input    json.RawMessage `json:"input"`
+}
+
+// Blocks decodes a message content of that format: a string is one text
+// block (made by text), an array its blocks (as far as they decode), null
+// or nothing no block. ok is false for any other value, and for an array
+// that did not decode whole.
+func Blocks[B any](content json.RawMessage, text func(string) B) (bs []B, ok bool) {
+	switch FirstByte(content) {
+	case '"':
+		return []B{text(String(content))}, true
+	case '[':
+		ok = json.Unmarshal(content, &bs) == nil
+		return bs, ok
+	case 0, 'n':
+		return nil, true
+	}
+	return nil, false
+}
+
 // FirstByte returns the first non-space byte of b (0 when there is none).
 func FirstByte(b []byte) byte {
 	b = bytes.TrimLeft(b, " \t\r\n")
