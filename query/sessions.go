@@ -64,32 +64,27 @@ type SessionsSelection struct {
 // user prompt (untrusted text). Times are absent when the agent recorded
 // none.
 type SessionRow struct {
-	CtxSessionID    string       `json:"ctx_session_id"`
-	ShortID         string       `json:"short_id"`
-	Provider        string       `json:"provider"`
-	NativeSessionID string       `json:"native_session_id"`
-	RootSessionID   string       `json:"root_session_id"`
-	ParentSessionID string       `json:"parent_session_id,omitempty"`
-	IsSubagent      bool         `json:"is_subagent"`
-	Workspace       string       `json:"workspace,omitempty"`
-	SourceRoot      string       `json:"source_root,omitempty"`
-	SourceGroup     string       `json:"source_group,omitempty"`
-	Machine         string       `json:"machine,omitempty"` // absent for this store's own
-	Title           string       `json:"title"`
-	TitleSource     string       `json:"title_source,omitempty"`
-	Started         *time.Time   `json:"started,omitempty"`
-	LastActivity    *time.Time   `json:"last_activity,omitempty"`
-	DurationSeconds int64        `json:"duration_seconds"`
-	Events          int          `json:"events"`
-	Prompts         int          `json:"prompts"`
-	ToolCalls       int          `json:"tool_calls"`
-	Commands        int          `json:"commands"`
-	FilesEdited     int          `json:"files_edited"`
-	Errors          int          `json:"errors"`
-	Compactions     int          `json:"compactions"`
-	Subagents       int          `json:"subagents"`
-	Models          []string     `json:"models"`
-	Tokens          *core.Tokens `json:"tokens,omitempty"`
+	CtxSessionID    string     `json:"ctx_session_id"`
+	ShortID         string     `json:"short_id"`
+	Provider        string     `json:"provider"`
+	NativeSessionID string     `json:"native_session_id"`
+	RootSessionID   string     `json:"root_session_id"`
+	ParentSessionID string     `json:"parent_session_id,omitempty"`
+	IsSubagent      bool       `json:"is_subagent"`
+	Workspace       string     `json:"workspace,omitempty"`
+	SourceRoot      string     `json:"source_root,omitempty"`
+	SourceGroup     string     `json:"source_group,omitempty"`
+	Machine         string     `json:"machine,omitempty"` // absent for this store's own
+	Title           string     `json:"title"`
+	TitleSource     string     `json:"title_source,omitempty"`
+	Started         *time.Time `json:"started,omitempty"`
+	LastActivity    *time.Time `json:"last_activity,omitempty"`
+	DurationSeconds int64      `json:"duration_seconds"`
+	Activity
+	Compactions int          `json:"compactions"`
+	Subagents   int          `json:"subagents"`
+	Models      []string     `json:"models"`
+	Tokens      *core.Tokens `json:"tokens,omitempty"`
 }
 
 // SessionList is a page of sessions (kind "session_list").
@@ -330,8 +325,7 @@ func (f *fact) row(subagents int) SessionRow {
 	row := SessionRow{CtxSessionID: e.Session.String(), ShortID: ShortID(e.Session), Provider: e.Provider,
 		NativeSessionID: d.NativeID, RootSessionID: f.root().String(), IsSubagent: d.Subagent || !f.parent().IsZero(),
 		Workspace: f.ws, SourceRoot: d.SourceRoot, SourceGroup: d.SourceGroup, Machine: e.Machine, Title: d.Title,
-		TitleSource: d.TitleSource, Events: e.Events, Prompts: d.Prompts, ToolCalls: d.ToolCalls,
-		Commands: d.Commands, FilesEdited: d.Edited, Errors: d.Errors, Compactions: d.Compactions,
+		TitleSource: d.TitleSource, Activity: f.activity(), Compactions: d.Compactions,
 		Subagents: subagents, Models: append([]string{}, d.Models...), Tokens: d.Tokens}
 	if p := f.parent(); !p.IsZero() {
 		row.ParentSessionID = p.String()

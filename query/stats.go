@@ -30,17 +30,40 @@ type StatsRequest struct {
 // StatsRow is the usage of a set of sessions. Tokens sums what the agents
 // recorded; TokenSessions says how many of the sessions recorded any.
 type StatsRow struct {
-	Provider      string      `json:"provider,omitempty"`
-	Sessions      int         `json:"sessions"`
-	Subagents     int         `json:"subagents"`
-	Events        int         `json:"events"`
-	Prompts       int         `json:"prompts"`
-	ToolCalls     int         `json:"tool_calls"`
-	Commands      int         `json:"commands"`
-	FilesEdited   int         `json:"files_edited"`
-	Errors        int         `json:"errors"`
+	Provider  string `json:"provider,omitempty"`
+	Sessions  int    `json:"sessions"`
+	Subagents int    `json:"subagents"`
+	Activity
 	Tokens        core.Tokens `json:"tokens"`
 	TokenSessions int         `json:"token_sessions"`
+}
+
+// Activity counts what sessions did: a session row's, or the sum of a
+// stats row's.
+type Activity struct {
+	Events      int `json:"events"`
+	Prompts     int `json:"prompts"`
+	ToolCalls   int `json:"tool_calls"`
+	Commands    int `json:"commands"`
+	FilesEdited int `json:"files_edited"`
+	Errors      int `json:"errors"`
+}
+
+// activity is what the session of f did.
+func (f *fact) activity() Activity {
+	d := f.digest
+	return Activity{Events: f.entry.Events, Prompts: d.Prompts, ToolCalls: d.ToolCalls, Commands: d.Commands,
+		FilesEdited: d.Edited, Errors: d.Errors}
+}
+
+// add adds b's counts to a's.
+func (a *Activity) add(b Activity) {
+	a.Events += b.Events
+	a.Prompts += b.Prompts
+	a.ToolCalls += b.ToolCalls
+	a.Commands += b.Commands
+	a.FilesEdited += b.FilesEdited
+	a.Errors += b.Errors
 }
 
 // StatsPeriod is one day or week with activity.
@@ -232,12 +255,7 @@ func (s *StatsRow) add(f *fact) {
 	if d.Subagent || !f.parent().IsZero() {
 		s.Subagents++
 	}
-	s.Events += f.entry.Events
-	s.Prompts += d.Prompts
-	s.ToolCalls += d.ToolCalls
-	s.Commands += d.Commands
-	s.FilesEdited += d.Edited
-	s.Errors += d.Errors
+	s.Activity.add(f.activity())
 	if d.Tokens != nil {
 		s.Tokens.Add(d.Tokens)
 		s.TokenSessions++
