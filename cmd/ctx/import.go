@@ -41,9 +41,7 @@ func newImportCmd(env *Env, f *format) *cobra.Command {
 			"files that changed since the last import, and publishes a new generation.\n" +
 			"Nothing is published when nothing changed.",
 		Args: cobra.NoArgs,
-		RunE: f.textOrJSON(func(cmd *cobra.Command, _ []string) error {
-			return runImport(cmd.Context(), env, f, opts)
-		}),
+		RunE: runFlags(env, f, opts, runImport),
 	}
 	cmd.Flags().StringSliceVar(&opts.Sources, "source", nil, "import only this provider (repeatable): claude-code, codex")
 	return cmd

@@ -30,9 +30,7 @@ func newListSessionsCmd(env *Env, f *format) *cobra.Command {
 			"A page holds --limit sessions (default 50); when more remain it ends with a\n" +
 			"cursor for --cursor. --all lists every selected session.",
 		Args: cobra.NoArgs,
-		RunE: f.textOrJSON(func(cmd *cobra.Command, _ []string) error {
-			return runListSessions(cmd.Context(), env, f, opts)
-		}),
+		RunE: runFlags(env, f, opts, runListSessions),
 	}
 	fl := cmd.Flags()
 	opts.register(cmd, flagsSessions|flagsSources, activeWindow)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -33,6 +34,12 @@ func (f *format) textOrJSON(run func(*cobra.Command, []string) error) func(*cobr
 		}
 		return run(cmd, args)
 	}
+}
+
+// runFlags is the RunE of a command whose arguments are all flags, bound
+// to opts: --format is checked to be text or json, and run gets opts.
+func runFlags[O any](env *Env, f *format, opts O, run func(context.Context, *Env, *format, O) error) func(*cobra.Command, []string) error {
+	return f.textOrJSON(func(cmd *cobra.Command, _ []string) error { return run(cmd.Context(), env, f, opts) })
 }
 
 // answer is the RunE of a command that computes one answer and prints it:

@@ -24,9 +24,7 @@ func newStatsCmd(env *Env, f *format) *cobra.Command {
 			"tool calls, commands, files edited, errors, and tokens and models where the agent\n" +
 			"records them. A session counts in the period it started (local time).",
 		Args: cobra.NoArgs,
-		RunE: f.textOrJSON(func(cmd *cobra.Command, _ []string) error {
-			return runStats(cmd.Context(), env, f, opts)
-		}),
+		RunE: runFlags(env, f, opts, runStats),
 	}
 	fl := cmd.Flags()
 	opts.register(cmd, flagsSessions, periodWindow("30d", `; "" for all`))

@@ -26,9 +26,7 @@ func newTimelineCmd(env *Env, f *format) *cobra.Command {
 			"with the files each one edited, and the commits of the repository (the current\n" +
 			"directory's, or --repo) whose ctx notes cite sessions. Days are local days.",
 		Args: cobra.NoArgs,
-		RunE: f.textOrJSON(func(cmd *cobra.Command, _ []string) error {
-			return runTimeline(cmd.Context(), env, f, opts)
-		}),
+		RunE: runFlags(env, f, opts, runTimeline),
 	}
 	fl := cmd.Flags()
 	opts.register(cmd, flagsSessions, periodWindow("7d", ""))
