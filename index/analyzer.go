@@ -2,7 +2,6 @@ package index
 
 import (
 	"bytes"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -75,28 +74,29 @@ func (termsAnalyzer) Analyze(input []byte) analysis.TokenStream {
 	return out
 }
 
-// eventAnalyzer is newEventAnalyzer's analyzer, for building groups.
-var eventAnalyzer = sync.OnceValues(func() (analysis.Analyzer, error) {
-	return newEventAnalyzer(registry.NewCache())
-})
-
 // groupTerms appends to b the analyzed text of a group's event as the
-// group's text field holds it: eventTerm, then each distinct term of the
-// event's code-aware analysis once, each after termSep; it returns the
-// event's length in tokens (its repeats included), which BM25 normalises an
-// event's score by. seen is scratch space.
-func groupTerms(b []byte, text string, seen map[string]struct{}) ([]byte, int, error) {
-	an, err := eventAnalyzer()
-	if err != nil {
-		return b, 0, err
-	}
+// group's text field holds it: eventTerm, then each distinct indexed term
+// of the event once, each after termSep; it returns the event's length in
+// tokens (its repeats included) as the code-aware analysis of the event
+// alone counts them, which BM25 normalises an event's score by. The
+// indexed terms are that analysis without its derived forms (compounds,
+// path suffixes and folded identifiers: see codeTokenizer's lean mode),
+// which a search finds through the terms they are made of and checks on
+// the event's text. seen is scratch space.
+func groupTerms(b []byte, text string, seen map[string]struct{}) ([]byte, int) {
+	stop := stopWords()
 	if len(b) > 0 {
 		b = append(b, termSep)
 	}
 	b = append(b, eventTerm...)
-	toks := an.Analyze([]byte(text))
+	toks, derived := codeTokenizer{lean: true, stop: stop}.tokens([]byte(text))
 	clear(seen)
+	n := derived
 	for _, t := range toks {
+		if stop[string(t.Term)] {
+			continue
+		}
+		n++
 		if _, dup := seen[string(t.Term)]; dup {
 			continue
 		}
@@ -104,7 +104,7 @@ func groupTerms(b []byte, text string, seen map[string]struct{}) ([]byte, int, e
 		b = append(b, termSep)
 		b = append(b, t.Term...)
 	}
-	return b, len(toks), nil
+	return b, n
 }
 
 func newCodeTokenizer(map[string]interface{}, *registry.Cache) (analysis.Tokenizer, error) {
@@ -175,14 +175,29 @@ func (oncePerEvent) Filter(in analysis.TokenStream) analysis.TokenStream {
 // and ACRONYMWord boundaries, plus the folded form of every identifier
 // (parse_config and parseConfig both give parseconfig). Runs of hex digits
 // are never split, so commit hashes and ids stay whole. With groups set, it
-// emits eventTerm at the start and after each eventSep.
-type codeTokenizer struct{ groups bool }
+// emits eventTerm at the start and after each eventSep. In lean mode (the
+// terms a group indexes, see groupTerms) the derived forms, compounds, path
+// suffixes and folds, are counted instead of emitted (stop words aside, as
+// the stop filter after it would drop them): the index holds the terms
+// they are made of, and a search checks the forms on an event's text.
+type codeTokenizer struct {
+	groups bool
+	lean   bool
+	stop   map[string]bool // lean mode: the stop words not counted
+}
 
 type span struct{ start, end int }
 
 func (t codeTokenizer) Tokenize(input []byte) analysis.TokenStream {
+	toks, _ := t.tokens(input)
+	return toks
+}
+
+// tokens returns the tokens of input and, in lean mode, the number of
+// derived forms counted instead.
+func (t codeTokenizer) tokens(input []byte) (analysis.TokenStream, int) {
 	base := wordTokens(input)
-	e := emitter{input: input, out: make(analysis.TokenStream, 0, 2*len(base)+1)}
+	e := emitter{input: input, out: make(analysis.TokenStream, 0, 2*len(base)+1), lean: t.lean, stop: t.stop}
 	nextSep := len(input)
 	if t.groups {
 		e.marker(0)
@@ -202,7 +217,7 @@ func (t codeTokenizer) Tokenize(input []byte) analysis.TokenStream {
 			if !cDone {
 				e.reset()
 				if c.end-c.start > tok.End-tok.Start {
-					e.emit(c.start, c.end)
+					e.derive(e.lower(input[c.start:c.end]), c.start, c.end)
 					e.pathSuffixes(c)
 				}
 				cDone = true
@@ -221,7 +236,7 @@ func (t codeTokenizer) Tokenize(input []byte) analysis.TokenStream {
 		e.marker(nextSep)
 		nextSep = sepAfter(input, nextSep+1)
 	}
-	return e.out
+	return e.out, e.derived
 }
 
 // sepAfter is the offset of the first eventSep at or after from, or
@@ -253,6 +268,10 @@ type emitter struct {
 	toks                []analysis.Token
 	buf                 []byte
 	segs, words, pieces []span
+
+	lean    bool // derived forms are counted (derived), not emitted
+	stop    map[string]bool
+	derived int
 }
 
 func (e *emitter) reset() { e.seen = e.seen[:0] }
@@ -270,6 +289,21 @@ func (e *emitter) emitBase(tok *analysis.Token) {
 
 func (e *emitter) emit(start, end int) {
 	e.emitTerm(e.lower(e.input[start:end]), start, end)
+}
+
+// derive emits a derived form (a compound, a path suffix, a folded
+// identifier), or in lean mode counts it.
+func (e *emitter) derive(term []byte, start, end int) {
+	if !e.lean {
+		e.emitTerm(term, start, end)
+		return
+	}
+	if len(term) == 0 || len(term) > maxTermBytes || e.isSeen(term) {
+		return
+	}
+	if !e.stop[string(term)] {
+		e.derived++
+	}
 }
 
 func (e *emitter) emitTerm(term []byte, start, end int) {
@@ -352,7 +386,7 @@ func (e *emitter) pathSuffixes(c span) {
 			j++
 		}
 		if j < c.end && bytes.IndexByte(e.input[j:c.end], '/') >= 0 {
-			e.emit(j, c.end)
+			e.derive(e.lower(e.input[j:c.end]), j, c.end)
 			n++
 		}
 	}
@@ -383,7 +417,7 @@ func (e *emitter) parts(start, end int) {
 			e.emit(p.start, p.end)
 			fold = appendLower(fold, e.input[p.start:p.end])
 		}
-		e.emitTerm(fold, seg.start, seg.end)
+		e.derive(fold, seg.start, seg.end)
 	}
 }
 

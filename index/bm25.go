@@ -6,6 +6,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 )
 
@@ -152,21 +153,27 @@ func (s *constSearcher) SetQueryNorm(float64) {}
 // folded form, its inflections) and scores a document with the sum of the
 // forms it holds. Unlike a bleve disjunction it applies no coordination
 // factor, so a document holding the word in one form is not scored down
-// for lacking the others.
+// for lacking the others. alts are further clauses that stand for a form
+// the index does not hold (the words of a folded identifier).
 type formsQuery struct {
 	forms []*bm25Query
+	alts  []query.Query
 }
 
 func (q *formsQuery) Searcher(ctx context.Context, r bleveindex.IndexReader, m mapping.IndexMapping,
 	o search.SearcherOptions) (search.Searcher, error) {
 	s := &formsSearcher{}
+	clauses := make([]query.Query, 0, len(q.forms)+len(q.alts))
 	for _, f := range q.forms {
+		clauses = append(clauses, f)
+	}
+	for _, f := range append(clauses, q.alts...) {
 		c, err := f.Searcher(ctx, r, m, o)
 		if err != nil {
 			_ = s.Close()
 			return nil, err
 		}
-		s.children = append(s.children, c.(*bm25Searcher))
+		s.children = append(s.children, c)
 	}
 	s.cur = make([]*search.DocumentMatch, len(s.children))
 	return s, nil
@@ -174,7 +181,7 @@ func (q *formsQuery) Searcher(ctx context.Context, r bleveindex.IndexReader, m m
 
 // formsSearcher merges its children's postings by document, in order.
 type formsSearcher struct {
-	children []*bm25Searcher
+	children []search.Searcher
 	cur      []*search.DocumentMatch // each child's current match; nil when done
 	started  bool
 }

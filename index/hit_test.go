@@ -2,6 +2,7 @@ package index
 
 import (
 	"errors"
+	"github.com/blevesearch/bleve/v2/registry"
 	"slices"
 	"strings"
 	"testing"
@@ -15,15 +16,12 @@ func TestHitCodec(t *testing.T) {
 	b := newDoc(s, "l", core.TypeMessage, "y")
 	g := &chunkGroup{session: s, chunk: a.Chunk, events: []*core.Event{a.Event, b.Event, b.Event, a.Event},
 		pos: []int{0, 1, 2, 7}}
-	sd, err := newShardDoc(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sd := newShardDoc(g)
 	h, err := decodeHit(sd.Hit)
 	if err != nil {
 		t.Fatal(err)
 	}
-	an, err := eventAnalyzer()
+	an, err := newEventAnalyzer(registry.NewCache())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -149,18 +149,12 @@ func newShardDocs(g *chunkGroup, add func(piece int, d *shardDoc) error) error {
 		long = append(long, i)
 		for rest := t[len(texts[i]):]; rest != ""; {
 			cut := pieceEnd(rest, maxIndexPiece)
-			_, n, err := groupTerms(nil, rest[:cut], seen)
-			if err != nil {
-				return err
-			}
+			_, n := groupTerms(nil, rest[:cut], seen)
 			extra[i] += n
 			rest = rest[cut:]
 		}
 	}
-	d, lens, err := buildShardDoc(g, texts, extra)
-	if err != nil {
-		return err
-	}
+	d, lens := buildShardDoc(g, texts, extra)
 	if err := add(0, d); err != nil {
 		return err
 	}
@@ -170,10 +164,7 @@ func newShardDocs(g *chunkGroup, add func(piece int, d *shardDoc) error) error {
 		t := eventText(g.events[i])
 		for rest := t[len(texts[i]):]; rest != ""; {
 			cut := pieceEnd(rest, maxIndexPiece)
-			terms, _, err := groupTerms(nil, rest[:cut], seen)
-			if err != nil {
-				return err
-			}
+			terms, _ := groupTerms(nil, rest[:cut], seen)
 			p := newDocFields(one)
 			p.Text = string(terms[len(eventTerm):]) // the piece's terms, no event marker
 			p.Hit = encodeHit(p, one, lens[i:i+1])
@@ -211,13 +202,13 @@ func pieceEnd(s string, n int) int {
 // newShardDoc converts a group to the indexed document, each event's text
 // whole. Its text field is the group's events analyzed here (groupTerms),
 // which also gives each event's length for the stored hit.
-func newShardDoc(g *chunkGroup) (*shardDoc, error) {
+func newShardDoc(g *chunkGroup) *shardDoc {
 	texts := make([]string, len(g.events))
 	for i, e := range g.events {
 		texts[i] = eventText(e)
 	}
-	d, _, err := buildShardDoc(g, texts, make([]int, len(g.events)))
-	return d, err
+	d, _ := buildShardDoc(g, texts, make([]int, len(g.events)))
+	return d
 }
 
 // newDocFields fills a group's document fields but its text and hit.
@@ -266,22 +257,19 @@ func newDocFields(g *chunkGroup) *shardDoc {
 // of texts[i] for g.events[i], whose length is its tokens there plus
 // extra[i] (the pieces indexed apart); it returns the document and the
 // events' lengths.
-func buildShardDoc(g *chunkGroup, texts []string, extra []int) (*shardDoc, []int, error) {
+func buildShardDoc(g *chunkGroup, texts []string, extra []int) (*shardDoc, []int) {
 	d := newDocFields(g)
 	var text []byte
 	lens := make([]int, 0, len(g.events))
 	seen := map[string]struct{}{}
 	for i := range g.events {
 		var n int
-		var err error
-		if text, n, err = groupTerms(text, texts[i], seen); err != nil {
-			return nil, nil, err
-		}
+		text, n = groupTerms(text, texts[i], seen)
 		lens = append(lens, n+extra[i])
 	}
 	d.Text = string(text)
 	d.Hit = encodeHit(d, g, lens)
-	return d, lens, nil
+	return d, lens
 }
 
 // eventKey is the term of an event id in the ev field: its first 64 bits

@@ -183,7 +183,7 @@ func (c *clauseBuilder) item(it item) (clause, bool) {
 			break
 		}
 		c.seen[t] = true
-		q := c.term(t)
+		q := c.term(t, it.text[tok.Start:tok.End])
 		terms = append(terms, q)
 		if !strings.Contains(t, "/") {
 			parts = append(parts, q)
@@ -201,8 +201,9 @@ func (c *clauseBuilder) item(it item) (clause, bool) {
 	return disj([]clause{conj(terms), conj(parts)}), true
 }
 
-// term is one analyzed term of the text field, or'ed with its folded form.
-func (c *clauseBuilder) term(t string) clause {
+// term is one analyzed term of the text field, as typed (raw), or'ed with
+// its folded form and inflections.
+func (c *clauseBuilder) term(t, raw string) clause {
 	if c.excluding {
 		return textTerm(t)
 	}
@@ -217,12 +218,18 @@ func (c *clauseBuilder) term(t string) clause {
 			fq.forms = append(fq.forms, &bm25Query{field: fieldText, term: f, idf: c.r.stats.idf(df), boost: inflectBoost})
 		}
 	}
+	// A camelCase word (parseConfig) is also the folded form of its words
+	// joined by underscores (parse_config), which the index holds as those
+	// words only: a group holding them all may hold it.
+	if words := foldWords(t, raw); len(words) > 0 {
+		fq.alts = append(fq.alts, &constQuery{inner: allTerms(words), score: idf * bm25TF(1, refLength)})
+	}
 	ef := &eForms{}
 	for _, f := range fq.forms {
 		ef.forms = append(ef.forms, eForm{term: f.term, idf: f.idf, boost: f.boost})
 	}
 	out := clause{q: fq.forms[0], e: ef}
-	if len(fq.forms) > 1 {
+	if len(fq.forms)+len(fq.alts) > 1 {
 		out.q = fq
 	}
 	c.terms = append(c.terms, out)
@@ -284,8 +291,54 @@ func exactTerm(field, value string) clause {
 	return clause{q: term(field, value, 1), e: &eTerm{field: field, value: value}}
 }
 
-// textTerm matches one analyzed term of the text both ways.
-func textTerm(t string) clause { return exactTerm(fieldText, t) }
+// textTerm matches one analyzed term of the text both ways. A derived form
+// (a compound or path suffix such as store/index.go, see groupTerms) is
+// matched in the index by the terms it is made of, and checked on each
+// event of the groups holding them all.
+func textTerm(t string) clause {
+	terms, _ := groupTerms(nil, t, map[string]struct{}{})
+	parts := strings.Split(string(terms), string(termSep))[1:]
+	if len(parts) == 0 || len(parts) == 1 && parts[0] == t {
+		return exactTerm(fieldText, t)
+	}
+	return clause{q: allTerms(parts), e: &eTerm{field: fieldText, value: t}}
+}
+
+// allTerms matches the documents whose text holds every one of terms.
+func allTerms(terms []string) query.Query {
+	qs := make([]query.Query, len(terms))
+	for i, t := range terms {
+		qs[i] = term(fieldText, t, 1)
+	}
+	return query.NewConjunctionQuery(qs)
+}
+
+// foldWords returns the indexed words of a query term t typed as raw when
+// t is the folded form of an identifier, as the code analyzer folds them
+// (parseConfig: parse, config; stop words are not indexed), or nil.
+func foldWords(t, raw string) []string {
+	if strings.Contains(t, "_") || raw == t {
+		return nil
+	}
+	in := []byte(raw)
+	pieces := camelSpans(nil, in, span{0, len(in)})
+	if len(pieces) < 2 || hasIDPiece(in, pieces) {
+		return nil
+	}
+	var folded strings.Builder
+	var words []string
+	for _, p := range pieces {
+		w := strings.ToLower(raw[p.start:p.end])
+		folded.WriteString(w)
+		if !stopWords()[w] {
+			words = append(words, w)
+		}
+	}
+	if folded.String() != t {
+		return nil
+	}
+	return words
+}
 
 // foldTerm returns the folded form of an analyzed snake_case term as the
 // code analyzer indexes it (max_retries → maxretries), or "".
