@@ -2,6 +2,7 @@ package index
 
 import (
 	"bytes"
+	"hash/maphash"
 	"unicode"
 	"unicode/utf8"
 
@@ -82,29 +83,105 @@ func (termsAnalyzer) Analyze(input []byte) analysis.TokenStream {
 // indexed terms are that analysis without its derived forms (compounds,
 // path suffixes and folded identifiers: see codeTokenizer's lean mode),
 // which a search finds through the terms they are made of and checks on
-// the event's text. seen is scratch space.
-func groupTerms(b []byte, text string, seen map[string]struct{}) ([]byte, int) {
+// the event's text. sc is the caller's scratch space, nil for a new one.
+func groupTerms(b []byte, text string, sc *termScratch) ([]byte, int) {
+	if sc == nil {
+		sc = &termScratch{}
+	}
 	stop := stopWords()
 	if len(b) > 0 {
 		b = append(b, termSep)
 	}
 	b = append(b, eventTerm...)
-	toks, derived := codeTokenizer{lean: true, stop: stop}.tokens([]byte(text))
-	clear(seen)
+	sc.input = append(sc.input[:0], text...)
+	sc.e.lean, sc.e.stop = true, stop
+	toks, derived := sc.e.run(sc.input, false)
+	sc.set.reset(len(toks))
 	n := derived
 	for _, t := range toks {
 		if stop[string(t.Term)] {
 			continue
 		}
 		n++
-		if _, dup := seen[string(t.Term)]; dup {
-			continue
-		}
-		seen[string(t.Term)] = struct{}{}
+		at := len(b) + 1
 		b = append(b, termSep)
 		b = append(b, t.Term...)
+		if !sc.set.add(b, at, len(b)) {
+			b = b[:at-1] // a repeat
+		}
 	}
 	return b, n
+}
+
+// termScratch is what groupTerms reuses from one event to the next: one
+// per goroutine building groups.
+type termScratch struct {
+	input []byte
+	e     emitter
+	set   termSet
+}
+
+// termSet holds the distinct terms of one event by their place in the
+// buffer they were appended to, whose bytes do not change meanwhile.
+type termSet struct {
+	seed  maphash.Seed
+	slots []termSlot // open addressing; a zero end is empty
+	n     int
+}
+
+type termSlot struct{ start, end int32 }
+
+// reset empties the set, sized for about n terms.
+func (s *termSet) reset(n int) {
+	if s.slots == nil {
+		s.seed = maphash.MakeSeed()
+	}
+	size := 16
+	for size < 2*n {
+		size <<= 1
+	}
+	if len(s.slots) < size || len(s.slots) > 4*size {
+		s.slots = make([]termSlot, size)
+	} else {
+		clear(s.slots)
+	}
+	s.n = 0
+}
+
+// add records b[start:end] and reports whether it was not there yet.
+func (s *termSet) add(b []byte, start, end int) bool {
+	if 2*(s.n+1) > len(s.slots) {
+		s.grow(b)
+	}
+	term := b[start:end]
+	mask := len(s.slots) - 1
+	for i := int(maphash.Bytes(s.seed, term)) & mask; ; i = (i + 1) & mask {
+		sl := s.slots[i]
+		if sl.end == 0 {
+			s.slots[i] = termSlot{int32(start), int32(end)}
+			s.n++
+			return true
+		}
+		if bytes.Equal(b[sl.start:sl.end], term) {
+			return false
+		}
+	}
+}
+
+func (s *termSet) grow(b []byte) {
+	old := s.slots
+	s.slots = make([]termSlot, 2*len(old))
+	mask := len(s.slots) - 1
+	for _, sl := range old {
+		if sl.end == 0 {
+			continue
+		}
+		i := int(maphash.Bytes(s.seed, b[sl.start:sl.end])) & mask
+		for s.slots[i].end != 0 {
+			i = (i + 1) & mask
+		}
+		s.slots[i] = sl
+	}
 }
 
 func newCodeTokenizer(map[string]interface{}, *registry.Cache) (analysis.Tokenizer, error) {
@@ -176,30 +253,35 @@ func (oncePerEvent) Filter(in analysis.TokenStream) analysis.TokenStream {
 // (parse_config and parseConfig both give parseconfig). Runs of hex digits
 // are never split, so commit hashes and ids stay whole. With groups set, it
 // emits eventTerm at the start and after each eventSep. In lean mode (the
-// terms a group indexes, see groupTerms) the derived forms, compounds, path
-// suffixes and folds, are counted instead of emitted (stop words aside, as
-// the stop filter after it would drop them): the index holds the terms
-// they are made of, and a search checks the forms on an event's text.
-type codeTokenizer struct {
-	groups bool
-	lean   bool
-	stop   map[string]bool // lean mode: the stop words not counted
-}
+// terms a group indexes, see groupTerms and emitter.lean) the derived
+// forms, compounds, path suffixes and folds, are counted instead of
+// emitted (stop words aside, as the stop filter after it would drop them):
+// the index holds the terms they are made of, and a search checks the
+// forms on an event's text.
+type codeTokenizer struct{ groups bool }
 
 type span struct{ start, end int }
 
 func (t codeTokenizer) Tokenize(input []byte) analysis.TokenStream {
-	toks, _ := t.tokens(input)
+	e := emitter{arena: tokenArena{size: len(input)/3 + 1}}
+	toks, _ := e.run(input, t.groups)
 	return toks
 }
 
-// tokens returns the tokens of input and, in lean mode, the number of
-// derived forms counted instead.
-func (t codeTokenizer) tokens(input []byte) (analysis.TokenStream, int) {
-	base := wordTokens(input)
-	e := emitter{input: input, out: make(analysis.TokenStream, 0, 2*len(base)+1), lean: t.lean, stop: t.stop}
+// run returns the tokens of input and, in lean mode, the number of derived
+// forms counted instead. It reuses e's arenas: the tokens of the previous
+// run must no longer be used.
+func (e *emitter) run(input []byte, groups bool) (analysis.TokenStream, int) {
+	e.arena.reset()
+	e.input, e.pos, e.derived, e.buf, e.seen = input, 0, 0, e.buf[:0], e.seen[:0]
+	e.base = appendWordTokens(e.base[:0], &e.arena, input)
+	base := e.base
+	if e.out == nil {
+		e.out = make(analysis.TokenStream, 0, 2*len(base)+1)
+	}
+	e.out = e.out[:0]
 	nextSep := len(input)
-	if t.groups {
+	if groups {
 		e.marker(0)
 		nextSep = sepAfter(input, 0)
 	}
@@ -265,7 +347,8 @@ type emitter struct {
 	seen  [][]byte
 	pos   int
 
-	toks                []analysis.Token
+	base                analysis.TokenStream
+	arena               tokenArena
 	buf                 []byte
 	segs, words, pieces []span
 
@@ -310,13 +393,10 @@ func (e *emitter) emitTerm(term []byte, start, end int) {
 	if len(term) == 0 || len(term) > maxTermBytes || e.isSeen(term) {
 		return
 	}
-	if len(e.toks) == cap(e.toks) {
-		e.toks = make([]analysis.Token, 0, min(64, 4+len(e.input)/4))
-	}
 	e.pos++
-	e.toks = append(e.toks, analysis.Token{Term: term, Start: start, End: end,
-		Position: e.pos, Type: analysis.AlphaNumeric})
-	e.out = append(e.out, &e.toks[len(e.toks)-1])
+	t := e.arena.token()
+	*t = analysis.Token{Term: term, Start: start, End: end, Position: e.pos, Type: analysis.AlphaNumeric}
+	e.out = append(e.out, t)
 }
 
 // isSeen reports whether term was emitted for the current compound, and

@@ -155,3 +155,24 @@ func BenchmarkAnalyzer(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkGroupTerms measures what a group's build spends analyzing each
+// event's text (groupTerms) on corpus text.
+func BenchmarkGroupTerms(b *testing.B) {
+	var texts []string
+	var size int64
+	for d := range newCorpus(42).stream(4000) {
+		texts = append(texts, eventText(d.Event))
+		size += int64(len(texts[len(texts)-1]))
+	}
+	sc := &termScratch{}
+	var buf []byte
+	b.SetBytes(size / int64(len(texts)))
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if i%64 == 0 {
+			buf = buf[:0]
+		}
+		buf, _ = groupTerms(buf, texts[i%len(texts)], sc)
+	}
+}

@@ -208,12 +208,12 @@ func TestGroupTermsLean(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen := map[string]struct{}{}
+	sc := &termScratch{}
 	derived := 0
 	for i := range events {
 		text := eventText(&events[i])
 		full := an.Analyze([]byte(text))
-		got, n := groupTerms(nil, text, seen)
+		got, n := groupTerms(nil, text, sc)
 		if n != len(full) {
 			t.Fatalf("event %d: length %d, want %d", i, n, len(full))
 		}
@@ -242,7 +242,7 @@ func TestGroupTermsLean(t *testing.T) {
 				continue
 			}
 			derived++
-			parts, _ := groupTerms(nil, term, seen)
+			parts, _ := groupTerms(nil, term, nil)
 			partTerms := strings.Split(string(parts), string(termSep))[1:]
 			if len(partTerms) == 1 && partTerms[0] == term {
 				// A folded identifier (parseconfig of parse_config) is

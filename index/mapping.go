@@ -138,7 +138,7 @@ func newShardDocs(g *chunkGroup, add func(piece int, d *shardDoc) error) error {
 	texts := make([]string, len(g.events))
 	extra := make([]int, len(g.events)) // tokens of the pieces after the first
 	var long []int
-	seen := map[string]struct{}{}
+	sc := &termScratch{}
 	for i, e := range g.events {
 		t := eventText(e)
 		if len(t) <= maxIndexPiece {
@@ -149,12 +149,12 @@ func newShardDocs(g *chunkGroup, add func(piece int, d *shardDoc) error) error {
 		long = append(long, i)
 		for rest := t[len(texts[i]):]; rest != ""; {
 			cut := pieceEnd(rest, maxIndexPiece)
-			_, n := groupTerms(nil, rest[:cut], seen)
+			_, n := groupTerms(nil, rest[:cut], sc)
 			extra[i] += n
 			rest = rest[cut:]
 		}
 	}
-	d, lens := buildShardDoc(g, texts, extra)
+	d, lens := buildShardDoc(g, texts, extra, sc)
 	if err := add(0, d); err != nil {
 		return err
 	}
@@ -164,7 +164,7 @@ func newShardDocs(g *chunkGroup, add func(piece int, d *shardDoc) error) error {
 		t := eventText(g.events[i])
 		for rest := t[len(texts[i]):]; rest != ""; {
 			cut := pieceEnd(rest, maxIndexPiece)
-			terms, _ := groupTerms(nil, rest[:cut], seen)
+			terms, _ := groupTerms(nil, rest[:cut], sc)
 			p := newDocFields(one)
 			p.Text = string(terms[len(eventTerm):]) // the piece's terms, no event marker
 			p.Hit = encodeHit(p, one, lens[i:i+1])
@@ -207,7 +207,7 @@ func newShardDoc(g *chunkGroup) *shardDoc {
 	for i, e := range g.events {
 		texts[i] = eventText(e)
 	}
-	d, _ := buildShardDoc(g, texts, make([]int, len(g.events)))
+	d, _ := buildShardDoc(g, texts, make([]int, len(g.events)), nil)
 	return d
 }
 
@@ -257,14 +257,16 @@ func newDocFields(g *chunkGroup) *shardDoc {
 // of texts[i] for g.events[i], whose length is its tokens there plus
 // extra[i] (the pieces indexed apart); it returns the document and the
 // events' lengths.
-func buildShardDoc(g *chunkGroup, texts []string, extra []int) (*shardDoc, []int) {
+func buildShardDoc(g *chunkGroup, texts []string, extra []int, sc *termScratch) (*shardDoc, []int) {
 	d := newDocFields(g)
 	var text []byte
 	lens := make([]int, 0, len(g.events))
-	seen := map[string]struct{}{}
+	if sc == nil {
+		sc = &termScratch{}
+	}
 	for i := range g.events {
 		var n int
-		text, n = groupTerms(text, texts[i], seen)
+		text, n = groupTerms(text, texts[i], sc)
 		lens = append(lens, n+extra[i])
 	}
 	d.Text = string(text)

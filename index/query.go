@@ -296,7 +296,7 @@ func exactTerm(field, value string) clause {
 // matched in the index by the terms it is made of, and checked on each
 // event of the groups holding them all.
 func textTerm(t string) clause {
-	terms, _ := groupTerms(nil, t, map[string]struct{}{})
+	terms, _ := groupTerms(nil, t, nil)
 	parts := strings.Split(string(terms), string(termSep))[1:]
 	if len(parts) == 0 || len(parts) == 1 && parts[0] == t {
 		return exactTerm(fieldText, t)

@@ -25,15 +25,20 @@ import (
 // digit is a number; any other word, an underscore alone included, is
 // alphanumeric. Every other byte is a boundary on both sides.
 func wordTokens(input []byte) analysis.TokenStream {
-	out := make(analysis.TokenStream, 0, len(input)/6+1)
-	toks := make([]analysis.Token, 0, cap(out))
+	return appendWordTokens(nil, &tokenArena{size: len(input)/6 + 1}, input)
+}
+
+// appendWordTokens appends wordTokens(input) to out, its tokens taken from
+// arena.
+func appendWordTokens(out analysis.TokenStream, arena *tokenArena, input []byte) analysis.TokenStream {
+	if out == nil {
+		out = make(analysis.TokenStream, 0, len(input)/6+1)
+	}
 	pos := 1
 	add := func(term []byte, start, end int, typ analysis.TokenType) {
-		if len(toks) == cap(toks) {
-			toks = make([]analysis.Token, 0, max(16, (len(input)-start)/6))
-		}
-		toks = append(toks, analysis.Token{Term: term, Start: start, End: end, Position: pos, Type: typ})
-		out = append(out, &toks[len(toks)-1])
+		t := arena.token()
+		*t = analysis.Token{Term: term, Start: start, End: end, Position: pos, Type: typ}
+		out = append(out, t)
 		pos++
 	}
 	for i := 0; i < len(input); {
@@ -58,6 +63,41 @@ func wordTokens(input []byte) analysis.TokenStream {
 		i = end
 	}
 	return out
+}
+
+// tokenArena hands out tokens from blocks that reset keeps for reuse, so
+// that a token stays where it is until then.
+type tokenArena struct {
+	blocks [][]analysis.Token
+	cur    int
+	size   int // the capacity of the next block; arenaBlock when zero
+}
+
+const arenaBlock = 256
+
+func (a *tokenArena) token() *analysis.Token {
+	for a.cur < len(a.blocks) && len(a.blocks[a.cur]) == cap(a.blocks[a.cur]) {
+		a.cur++
+	}
+	if a.cur == len(a.blocks) {
+		n := arenaBlock
+		if a.size > 0 {
+			n, a.size = max(16, a.size), 0
+		}
+		a.blocks = append(a.blocks, make([]analysis.Token, 0, n))
+	}
+	b := &a.blocks[a.cur]
+	*b = append(*b, analysis.Token{})
+	return &(*b)[len(*b)-1]
+}
+
+// reset makes every block free again; the tokens handed out before must no
+// longer be used.
+func (a *tokenArena) reset() {
+	for i := range a.blocks[:min(a.cur+1, len(a.blocks))] {
+		a.blocks[i] = a.blocks[i][:0]
+	}
+	a.cur = 0
 }
 
 // asciiWords hands add the words of input[from:to], which is ASCII.
