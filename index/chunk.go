@@ -32,23 +32,11 @@ type Chunk struct {
 	unsure bool
 }
 
-// The bytes of a chunk object as core writes them (encoding/json, fields in
-// declaration order): the chunk's kind first, its events as the last field,
-// each event an object whose first key is its id. A key inside a string is
-// escaped (\"), and no other object of an event has that key, so each
-// eventStart marks an event.
-var (
-	chunkHead  = []byte(`{"kind":"` + core.KindChunk + `",`)
-	eventsKey  = []byte(`,"events":[`)
-	eventStart = []byte(`{"ctx_event_id":`)
-	eventNext  = []byte(`,{"ctx_event_id":`)
-)
-
 // NewChunk reads a chunk object's bytes: split into its events' JSON when
 // they have the shape core writes, else decoded whole. data is kept; the
 // caller must not change it.
 func NewChunk(data []byte) (*Chunk, error) {
-	if spans, ok := splitEvents(data); ok {
+	if spans, ok := core.ChunkEvents(data); ok {
 		return &Chunk{spans: spans, events: make([]*core.Event, len(spans)), unsure: asciiLowerMisses(data)}, nil
 	}
 	var c core.Chunk
@@ -65,34 +53,6 @@ func ChunkOf(events []core.Event) *Chunk {
 		c.events[i] = &events[i]
 	}
 	return c
-}
-
-// splitEvents returns the JSON of each event of a chunk object written by
-// core, or false when data does not have that shape.
-func splitEvents(data []byte) ([][]byte, bool) {
-	if !bytes.HasPrefix(data, chunkHead) || !bytes.HasSuffix(data, []byte("]}")) {
-		return nil, false
-	}
-	at := bytes.Index(data, eventsKey)
-	if at < 0 {
-		return nil, false
-	}
-	body := data[at+len(eventsKey) : len(data)-2]
-	if len(body) == 0 {
-		return [][]byte{}, true
-	}
-	if !bytes.HasPrefix(body, eventStart) {
-		return nil, false
-	}
-	var spans [][]byte
-	for {
-		next := bytes.Index(body[1:], eventNext)
-		if next < 0 {
-			return append(spans, body), true
-		}
-		spans = append(spans, body[:next+1])
-		body = body[next+2:]
-	}
 }
 
 // asciiLowerMisses reports whether data holds a rune whose lowercase is an
@@ -132,7 +92,7 @@ func (c *Chunk) ID(i int) (core.EventID, error) {
 	if e := c.events[i]; e != nil {
 		return e.ID, nil
 	}
-	s := c.spans[i][len(eventStart):]
+	s := c.spans[i][len(core.EventHead):]
 	if end := bytes.IndexByte(s[1:], '"'); len(s) > 0 && s[0] == '"' && end >= 0 {
 		if id, err := core.ParseEventID(string(s[1 : end+1])); err == nil {
 			return id, nil

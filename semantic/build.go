@@ -245,8 +245,14 @@ type chunkResult struct {
 // InProjection reports whether an event belongs to the semantic projection:
 // a message or summary (spec 000: the transcript) with text.
 func InProjection(e *core.Event) bool {
-	c := e.Type.Class()
-	return (c == core.ClassMessage || c == core.ClassSummary) && strings.TrimSpace(e.Text) != ""
+	return projected(e.Type) && strings.TrimSpace(e.Text) != ""
+}
+
+// projected reports whether events of type t can be in the projection:
+// only theirs are decoded from a chunk.
+func projected(t core.EventType) bool {
+	c := t.Class()
+	return c == core.ClassMessage || c == core.ClassSummary
 }
 
 // embed reads and embeds the chunks on o.Workers goroutines and writes
@@ -287,14 +293,14 @@ func (b *build) embed(ctx context.Context, todo []chunkJob) error {
 
 func (b *build) embedChunk(ctx context.Context, j chunkJob) chunkResult {
 	r := chunkResult{job: j}
-	c, err := core.LoadChunk(b.o.Objects, j.ref.ID)
+	events, err := core.LoadChunkEvents(b.o.Objects, j.ref.ID, projected)
 	if err != nil {
 		r.err = err
 		return r
 	}
 	var texts []string
-	for i := range c.Events {
-		if e := &c.Events[i]; InProjection(e) {
+	for i := range events {
+		if e := &events[i]; InProjection(e) {
 			r.events, texts = append(r.events, e), append(texts, e.Text)
 		}
 	}
