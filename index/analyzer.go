@@ -88,18 +88,17 @@ func groupTerms(b []byte, text string, sc *termScratch) ([]byte, int) {
 	if sc == nil {
 		sc = &termScratch{}
 	}
-	stop := stopWords()
 	if len(b) > 0 {
 		b = append(b, termSep)
 	}
 	b = append(b, eventTerm...)
 	sc.input = append(sc.input[:0], text...)
-	sc.e.lean, sc.e.stop = true, stop
+	sc.e.lean = true
 	toks, derived := sc.e.run(sc.input, false)
 	sc.set.reset(len(toks))
 	n := derived
 	for _, t := range toks {
-		if stop[string(t.Term)] {
+		if isStopWord(t.Term) {
 			continue
 		}
 		n++
@@ -353,7 +352,6 @@ type emitter struct {
 	segs, words, pieces []span
 
 	lean    bool // derived forms are counted (derived), not emitted
-	stop    map[string]bool
 	derived int
 }
 
@@ -384,7 +382,7 @@ func (e *emitter) derive(term []byte, start, end int) {
 	if len(term) == 0 || len(term) > maxTermBytes || e.isSeen(term) {
 		return
 	}
-	if !e.stop[string(term)] {
+	if !isStopWord(term) {
 		e.derived++
 	}
 }
@@ -476,12 +474,12 @@ func (e *emitter) pathSuffixes(c span) {
 // than '_' and apostrophes, and for each identifier segment its words, their
 // camelCase parts and its folded form.
 func (e *emitter) parts(start, end int) {
-	e.segs = splitSpans(e.segs[:0], e.input, start, end, isSegmentSep)
+	e.segs = splitSegments(e.segs[:0], e.input, start, end)
 	for _, seg := range e.segs {
 		if seg != (span{start, end}) {
 			e.emit(seg.start, seg.end)
 		}
-		e.words = splitSpans(e.words[:0], e.input, seg.start, seg.end, isUnderscore)
+		e.words = splitUnderscores(e.words[:0], e.input, seg.start, seg.end)
 		e.pieces = e.pieces[:0]
 		for _, w := range e.words {
 			if w != seg {
@@ -507,7 +505,14 @@ func (e *emitter) parts(start, end int) {
 func nextCompound(input []byte, from int) span {
 	i := from
 	for i < len(input) {
-		r, n := decodeRune(input[i:])
+		if c := input[i]; c < utf8.RuneSelf {
+			if asciiClass[c]&classWord != 0 {
+				break
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(input[i:])
 		if isWordRune(r) {
 			break
 		}
@@ -515,7 +520,19 @@ func nextCompound(input []byte, from int) span {
 	}
 	c := span{start: i, end: i}
 	for i < len(input) {
-		r, n := decodeRune(input[i:])
+		if b := input[i]; b < utf8.RuneSelf {
+			switch k := asciiClass[b]; {
+			case k&classWord != 0:
+				i++
+				c.end = i
+				continue
+			case k&classJoiner != 0:
+				i++
+				continue
+			}
+			break
+		}
+		r, n := utf8.DecodeRune(input[i:])
 		if isWordRune(r) {
 			i += n
 			c.end = i
@@ -529,13 +546,42 @@ func nextCompound(input []byte, from int) span {
 	return c
 }
 
-// splitSpans splits input[start:end] on runes for which sep is true and
-// appends the non-empty pieces to out.
-func splitSpans(out []span, input []byte, start, end int, sep func(rune) bool) []span {
+// Classes of ASCII bytes (asciiClass).
+const (
+	classWord   = 1 << iota // isWordRune
+	classJoiner             // isJoiner
+	classSegSep             // isSegmentSep
+)
+
+var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+	for c := range rune(utf8.RuneSelf) {
+		if isWordRune(c) {
+			t[c] |= classWord
+		}
+		if isJoiner(c) {
+			t[c] |= classJoiner
+		}
+		if isSegmentSep(c) {
+			t[c] |= classSegSep
+		}
+	}
+	return t
+}()
+
+// splitSegments appends to out the pieces of input[start:end] between the
+// runes for which isSegmentSep is true.
+func splitSegments(out []span, input []byte, start, end int) []span {
 	from := start
 	for i := start; i < end; {
-		r, n := decodeRune(input[i:end])
-		if sep(r) {
+		n, sep := 1, false
+		if c := input[i]; c < utf8.RuneSelf {
+			sep = asciiClass[c]&classSegSep != 0
+		} else {
+			var r rune
+			r, n = utf8.DecodeRune(input[i:end])
+			sep = isSegmentSep(r)
+		}
+		if sep {
 			if i > from {
 				out = append(out, span{from, i})
 			}
@@ -545,6 +591,23 @@ func splitSpans(out []span, input []byte, start, end int, sep func(rune) bool) [
 	}
 	if end > from {
 		out = append(out, span{from, end})
+	}
+	return out
+}
+
+// splitUnderscores appends to out the pieces of input[start:end] between
+// underscores (a byte no multi-byte rune holds).
+func splitUnderscores(out []span, input []byte, start, end int) []span {
+	from := start
+	for from <= end {
+		i := bytes.IndexByte(input[from:end], '_')
+		if i < 0 {
+			i = end - from
+		}
+		if i > 0 {
+			out = append(out, span{from, from + i})
+		}
+		from += i + 1
 	}
 	return out
 }
@@ -589,8 +652,6 @@ func isWordRune(r rune) bool {
 	}
 	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
 }
-
-func isUnderscore(r rune) bool { return r == '_' }
 
 func isJoiner(r rune) bool { return r == '.' || r == '/' || r == '-' || r == ':' }
 

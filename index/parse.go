@@ -293,6 +293,27 @@ func HighlightTerms(text string) [][]string {
 	return out
 }
 
+// isStopWord reports whether term is on the stop list, looking it up only
+// when its length and first byte can be a stop word's.
+func isStopWord(term []byte) bool {
+	f := stopFilter()
+	return len(term) > 0 && len(term) <= f.maxLen && f.first[term[0]] && f.words[string(term)]
+}
+
+// stopFilter is the stop list with what rules most terms out at once.
+var stopFilter = sync.OnceValue(func() (f struct {
+	words  map[string]bool
+	maxLen int
+	first  [256]bool
+}) {
+	f.words = stopWords()
+	for w := range f.words {
+		f.maxLen = max(f.maxLen, len(w))
+		f.first[w[0]] = true
+	}
+	return f
+})
+
 // stopWords is the English stop list of the analyzers.
 var stopWords = sync.OnceValue(func() map[string]bool {
 	tm := analysis.NewTokenMap()
