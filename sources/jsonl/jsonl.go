@@ -8,10 +8,11 @@ package jsonl
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"unicode/utf8"
+
+	"github.com/segmentio/encoding/json"
 
 	"ctx/core"
 )
@@ -139,6 +140,9 @@ func Clean(line []byte) ([]byte, bool) {
 	return bytes.ReplaceAll(out, []byte{0}, []byte(replacement)), true
 }
 
+// classify says what is wrong with a line, or "" when it is valid JSON.
+// segmentio's validator answers as encoding/json's does (FuzzValid checks
+// it), three times as fast: it was 4% of an import's CPU.
 func classify(line []byte) string {
 	if !json.Valid(line) {
 		return core.ProblemInvalidJSON

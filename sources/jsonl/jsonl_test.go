@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"bytes"
+	stdjson "encoding/json"
 	"strings"
 	"testing"
 
@@ -60,5 +61,20 @@ func FuzzRead(f *testing.F) {
 			}
 			return nil
 		})
+	})
+}
+
+// FuzzValid checks that the validator classify uses agrees with
+// encoding/json's on any bytes.
+func FuzzValid(f *testing.F) {
+	for _, s := range []string{`{"a":1}`, `{"a":"\u00e9\t"}`, "{\"a\":\"x\x01\"}", `[1,2,]`,
+		`{"a":1e5,"b":-0.1}`, `{"a":01}`, `"\ud800"`, `{"a":tru}`, " {} ", `{"a":"\x"}`,
+		"{\"a\":\"\xff\"}", `{"a":[{"b":null}]}`, `1.`, `-`, `{"a":1}{}`, "\t[]\n", "\"\x17\\b\""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := classify(b) == "", stdjson.Valid(b); got != want {
+			t.Fatalf("classify says valid %v, encoding/json %v: %q", got, want, b)
+		}
 	})
 }
