@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"regexp"
 	"slices"
 	"strings"
@@ -205,7 +206,7 @@ func (c *clauseBuilder) item(it item) (clause, bool) {
 // its folded form and inflections.
 func (c *clauseBuilder) term(t, raw string) clause {
 	if c.excluding {
-		return textTerm(t)
+		return exactTerm(fieldText, t)
 	}
 	idf := c.r.stats.idf(c.df(t))
 	c.idfs += idf
@@ -219,10 +220,10 @@ func (c *clauseBuilder) term(t, raw string) clause {
 		}
 	}
 	// A camelCase word (parseConfig) is also the folded form of its words
-	// joined by underscores (parse_config), which the index holds as those
-	// words only: a group holding them all may hold it.
-	if words := foldWords(t, raw); len(words) > 0 {
-		fq.alts = append(fq.alts, &constQuery{inner: allTerms(words), score: idf * bm25TF(1, refLength)})
+	// joined by underscores (parse_config), which the index holds joined
+	// as typed, not folded: that term stands for the folded form.
+	if snake := snakeForm(t, raw); snake != "" {
+		fq.alts = append(fq.alts, &constQuery{inner: term(fieldText, snake, 1), score: idf * bm25TF(1, refLength)})
 	}
 	ef := &eForms{}
 	for _, f := range fq.forms {
@@ -262,7 +263,7 @@ func (c *clauseBuilder) exact(w string) []clause {
 		}
 	case hexRE().MatchString(w) && strings.ContainsAny(w, "0123456789"),
 		errorCodeRE().MatchString(w):
-		return []clause{cs(textTerm(strings.ToLower(w)), k)}
+		return []clause{cs(c.textTerm(strings.ToLower(w)), k)}
 	case strings.ContainsAny(w, `/\`) || fileNameRE().MatchString(w):
 		// The files field holds each touched path and its base name: a
 		// relative path or a path from another machine meets its file by name.
@@ -279,7 +280,7 @@ func (c *clauseBuilder) exact(w string) []clause {
 		}
 		// A mention in the text counts half as much as touching the file.
 		if t := strings.Trim(w, `./-:\`); t != "" && !strings.Contains(t, `\`) {
-			out = append(out, cs(textTerm(strings.ToLower(t)), k/2))
+			out = append(out, cs(c.textTerm(strings.ToLower(t)), k/2))
 		}
 		return out
 	}
@@ -293,15 +294,17 @@ func exactTerm(field, value string) clause {
 
 // textTerm matches one analyzed term of the text both ways. A derived form
 // (a compound or path suffix such as store/index.go, see groupTerms) is
-// matched in the index by the terms it is made of, and checked on each
-// event of the groups holding them all.
-func textTerm(t string) clause {
+// matched in the index by the rarest two of the terms it is made of (the
+// others add little but the work of intersecting them), and checked on
+// each event of the groups holding them.
+func (c *clauseBuilder) textTerm(t string) clause {
 	terms, _ := groupTerms(nil, t, nil)
 	parts := strings.Split(string(terms), string(termSep))[1:]
 	if len(parts) == 0 || len(parts) == 1 && parts[0] == t {
 		return exactTerm(fieldText, t)
 	}
-	return clause{q: allTerms(parts), e: &eTerm{field: fieldText, value: t}}
+	slices.SortStableFunc(parts, func(a, b string) int { return cmp.Compare(c.df(a), c.df(b)) })
+	return clause{q: allTerms(parts[:min(2, len(parts))]), e: &eTerm{field: fieldText, value: t}}
 }
 
 // allTerms matches the documents whose text holds every one of terms.
@@ -313,31 +316,26 @@ func allTerms(terms []string) query.Query {
 	return query.NewConjunctionQuery(qs)
 }
 
-// foldWords returns the indexed words of a query term t typed as raw when
-// t is the folded form of an identifier, as the code analyzer folds them
-// (parseConfig: parse, config; stop words are not indexed), or nil.
-func foldWords(t, raw string) []string {
+// snakeForm returns the snake_case form of a query term t typed as raw
+// when t is the folded form of an identifier made of its camelCase words
+// (parseConfig: parse_config), or "".
+func snakeForm(t, raw string) string {
 	if strings.Contains(t, "_") || raw == t {
-		return nil
+		return ""
 	}
 	in := []byte(raw)
 	pieces := camelSpans(nil, in, span{0, len(in)})
 	if len(pieces) < 2 || hasIDPiece(in, pieces) {
-		return nil
+		return ""
 	}
-	var folded strings.Builder
-	var words []string
-	for _, p := range pieces {
-		w := strings.ToLower(raw[p.start:p.end])
-		folded.WriteString(w)
-		if !stopWords()[w] {
-			words = append(words, w)
-		}
+	words := make([]string, len(pieces))
+	for i, p := range pieces {
+		words[i] = strings.ToLower(raw[p.start:p.end])
 	}
-	if folded.String() != t {
-		return nil
+	if strings.Join(words, "") != t {
+		return ""
 	}
-	return words
+	return strings.Join(words, "_")
 }
 
 // foldTerm returns the folded form of an analyzed snake_case term as the
