@@ -58,12 +58,7 @@ func Adopt(ctx context.Context, opts Options, remotes []Remote) (*Report, error)
 		r.batch.Abort()
 		return nil, err
 	}
-	rep, err := r.publish(ctx, rs)
-	if err != nil {
-		r.batch.Abort()
-		return nil, err
-	}
-	return rep, nil
+	return r.publish(ctx, rs)
 }
 
 // pick is the incoming history of one session that the merge adopts.

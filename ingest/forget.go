@@ -103,7 +103,6 @@ func Forget(ctx context.Context, opts Options, req ForgetRequest) (*ForgetReport
 	r.message = fmt.Sprintf("%s: %d sessions, %d events", verb, len(picked), rep.Events)
 	pub, err := r.publish(ctx, rs)
 	if err != nil {
-		r.batch.Abort()
 		return nil, err
 	}
 	if !opts.Deferred {

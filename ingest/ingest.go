@@ -150,7 +150,6 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	rep, err := r.publish(ctx, rs)
 	if err != nil {
-		r.batch.Abort()
 		return nil, err
 	}
 	if !opts.Deferred {

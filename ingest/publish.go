@@ -13,7 +13,13 @@ import (
 
 // publish writes the tree, cursors, tombstones and generation, makes them
 // durable and moves refs/active to the new generation by compare-and-swap.
-func (r *run) publish(ctx context.Context, rs *refs.Refs) (*Report, error) {
+// On failure it drops the batch's objects not yet committed.
+func (r *run) publish(ctx context.Context, rs *refs.Refs) (_ *Report, err error) {
+	defer func() {
+		if err != nil {
+			r.batch.Abort()
+		}
+	}()
 	if r.rep.SessionsWrote > 0 || len(r.newShards) > 0 || r.changedMissing {
 		if err := r.fillEntries(); err != nil {
 			return nil, err
