@@ -29,7 +29,7 @@ const (
 // recorded sizes is measured here before bleve opens it.
 func checkBoltSize(dir string) error {
 	p := filepath.Join(dir, "store", "root.bolt")
-	f, err := os.Open(p)
+	f, size, err := openSized(p)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil // not a scorch shard bleve keeps in bolt: bleve judges it
 	}
@@ -37,16 +37,12 @@ func checkBoltSize(dir string) error {
 		return err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
 	best, err := newestBoltMeta(f)
 	if err != nil {
 		return fmt.Errorf("store/root.bolt: %w", err)
 	}
-	if need := int64(best.pgid) * int64(best.pageSize); st.Size() < need {
-		return fmt.Errorf("store/root.bolt holds %d bytes, its meta counts %d", st.Size(), need)
+	if need := int64(best.pgid) * int64(best.pageSize); size < need {
+		return fmt.Errorf("store/root.bolt holds %d bytes, its meta counts %d", size, need)
 	}
 	return nil
 }

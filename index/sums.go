@@ -136,17 +136,13 @@ func checkSums(dir string, list *sums, full bool) error {
 }
 
 func checkFile(p string, w fileSum, full bool) error {
-	f, err := os.Open(p)
+	f, size, err := openSized(p)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if st.Size() != w.Size {
-		return fmt.Errorf("file %s holds %d bytes, %d when sealed", w.Path, st.Size(), w.Size)
+	if size != w.Size {
+		return fmt.Errorf("file %s holds %d bytes, %d when sealed", w.Path, size, w.Size)
 	}
 	if !full {
 		return nil
@@ -159,4 +155,18 @@ func checkFile(p string, w fileSum, full bool) error {
 		return fmt.Errorf("file %s does not match its checksum", w.Path)
 	}
 	return nil
+}
+
+// openSized opens a file and returns its size.
+func openSized(p string) (*os.File, int64, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, 0, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, st.Size(), nil
 }
