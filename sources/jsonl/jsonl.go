@@ -121,8 +121,16 @@ func Scan(r io.Reader, maxLine int, fn func(RawLine) error) error {
 		if err := fn(l); err != nil || !complete {
 			return err
 		}
+		if cap(buf) > keepLine {
+			buf = make([]byte, 0, 64<<10) // a long line's buffer is not kept for the rest
+		}
 	}
 }
+
+// keepLine is the largest line buffer Scan keeps for the next line: one
+// grown by a long record would otherwise stay for the rest of the file,
+// in memory beside the events that record became.
+const keepLine = 1 << 20
 
 // replacement stands for each invalid UTF-8 sequence and raw NUL byte of a
 // line: U+FFFD, the Unicode replacement character.
