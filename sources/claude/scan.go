@@ -3,6 +3,7 @@ package claude
 import (
 	"bytes"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -181,7 +182,9 @@ func integer(v []byte) (int64, bool) {
 }
 
 // unquote decodes the JSON string v (with its quotes). Lone surrogates
-// become U+FFFD, as in encoding/json.
+// become U+FFFD, as in encoding/json. The string is built in place (a
+// strings.Builder of the escaped length), so that a long text costs one
+// copy of itself, not two.
 func unquote(v []byte) (string, bool) {
 	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
 		return "", false
@@ -190,22 +193,25 @@ func unquote(v []byte) (string, bool) {
 	if bytes.IndexByte(s, '\\') < 0 {
 		return string(s), true
 	}
-	buf := make([]byte, 0, len(s))
+	var b strings.Builder
+	b.Grow(len(s))
+	var esc [utf8.UTFMax]byte
 	for i := 0; i < len(s); {
 		j := bytes.IndexByte(s[i:], '\\')
 		if j < 0 {
-			buf = append(buf, s[i:]...)
+			b.Write(s[i:])
 			break
 		}
-		buf = append(buf, s[i:i+j]...)
+		b.Write(s[i : i+j])
 		i += j
-		var n int
-		if buf, n = appendEscape(buf, s[i:]); n == 0 {
+		e, n := appendEscape(esc[:0], s[i:])
+		if n == 0 {
 			return "", false
 		}
+		b.Write(e)
 		i += n
 	}
-	return string(buf), true
+	return b.String(), true
 }
 
 // appendEscape decodes the escape sequence at the start of s onto buf and
