@@ -157,7 +157,11 @@ func NewChunkWriter(p objects.Putter, id SessionID, prev []ChunkRef) *ChunkWrite
 // lacked it.
 func (w *ChunkWriter) Write(events []Event) (ChunkRef, bool, error) {
 	ch := Chunk{Kind: KindChunk, Session: w.id, First: w.next, Events: events}
-	id, err := put(w.p, KindChunk, &ch)
+	b, err := encodeChunk(&ch)
+	if err != nil {
+		return ChunkRef{}, false, fmt.Errorf("core: encode %s: %w", KindChunk, err)
+	}
+	id, err := w.p.Put(b)
 	if err != nil {
 		return ChunkRef{}, false, err
 	}
