@@ -61,6 +61,7 @@ type sessionSink struct {
 	digest     *core.DigestBuilder
 	fresh      []core.ChunkRef // chunks the previous version lacks
 	held       [][]core.Event  // the events of the first of them, while within keepEvents and keepBytes
+	last       []core.Event    // the events of the last of them, while no later chunk is written
 	heldEvents int
 	heldBytes  int
 	freshIDs   *core.KeySet // their events, when there is a previous version
@@ -120,6 +121,7 @@ func (s *sessionSink) Events(evs []core.Event) error {
 	if err := s.ctx.Err(); err != nil {
 		return s.fail(err)
 	}
+	s.last = nil
 	if red := s.r.opts.Redactor; red != nil {
 		for k := range evs {
 			s.redactions += red.Event(&evs[k])
@@ -137,6 +139,7 @@ func (s *sessionSink) Events(evs []core.Event) error {
 	}
 	s.fresh = append(s.fresh, ref)
 	s.hold(evs)
+	s.last = evs
 	if s.freshIDs != nil {
 		for k := range evs {
 			s.freshIDs.Add(evs[k].ID)
@@ -158,7 +161,9 @@ func (s *sessionSink) Events(evs []core.Event) error {
 
 // A session's first new chunks are held for the index while they are
 // within these bounds (an ordinary session is, whole); later ones are read
-// back from the store, which costs a decode per chunk.
+// back from the store, which costs a decode per chunk, but for the last,
+// which is in memory anyway when the session ends (a session of one huge
+// record would otherwise hold it twice while it is decoded again).
 const (
 	keepEvents = 8192
 	keepBytes  = 4 << 20
@@ -203,6 +208,8 @@ func (s *sessionSink) finish(ps *core.ParsedSession, docs chan<- index.Doc) erro
 		var evs []core.Event
 		if i < len(s.held) {
 			evs, s.held[i] = s.held[i], nil
+		} else if i == len(s.fresh)-1 && s.last != nil {
+			evs, s.last = s.last, nil
 		} else {
 			c, err := core.LoadChunk(r.batch, ref.ID)
 			if err != nil {
