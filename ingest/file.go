@@ -136,6 +136,7 @@ func (r *run) storeSession(ctx context.Context, ps *core.ParsedSession, docs cha
 		}
 		prevChunks = so.Chunks
 	}
+	r.heap.HoldEvents(ps.Events)
 	w, err := core.WriteSession(r.batch, ps, prevChunks)
 	if err != nil {
 		return err

@@ -324,10 +324,11 @@ type run struct {
 	merged         []refs.Merged       // the other machines' commits a merge generation names
 	message        string              // the reflog message, when not an import's
 	mu             sync.Mutex
-	filesDone      int       // files finished, for Progress
-	filesTotal     int       // files planned
-	segStart       time.Time // when the work since the last publish began
-	segEvents      int       // EventsRead when it began
+	filesDone      int           // files finished, for Progress
+	filesTotal     int           // files planned
+	segStart       time.Time     // when the work since the last publish began
+	segEvents      int           // EventsRead when it began
+	heap           core.HeapHold // bounds the heap while a huge record is in flight, until the index build ends
 }
 
 type job struct {
@@ -534,6 +535,7 @@ func (r *run) importFiles(ctx context.Context, todo []job) (int, error) {
 	}
 	wg.Wait()
 	shards, buildErr := build.wait()
+	r.heap.Release()
 	if firstErr != nil {
 		return 0, firstErr
 	}

@@ -122,6 +122,7 @@ func (s *sessionSink) Events(evs []core.Event) error {
 		return s.fail(err)
 	}
 	s.last = nil
+	s.r.heap.HoldEvents(evs)
 	if red := s.r.opts.Redactor; red != nil {
 		for k := range evs {
 			s.redactions += red.Event(&evs[k])

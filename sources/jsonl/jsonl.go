@@ -85,6 +85,8 @@ func Scan(r io.Reader, maxLine int, fn func(RawLine) error) error {
 	br := bufio.NewReaderSize(r, 256<<10)
 	var off int64
 	buf := make([]byte, 0, 64<<10)
+	var hold core.HeapHold // the heap's bound while a huge line is read and handled
+	defer hold.Release()
 	for no := 1; ; no++ {
 		buf = buf[:0]
 		start := off
@@ -97,6 +99,7 @@ func Scan(r io.Reader, maxLine int, fn func(RawLine) error) error {
 					tooLong, buf = true, buf[:0]
 				} else {
 					buf = append(buf, frag...)
+					hold.Hold(len(buf))
 				}
 			}
 			if err == nil {
@@ -123,6 +126,7 @@ func Scan(r io.Reader, maxLine int, fn func(RawLine) error) error {
 		}
 		if cap(buf) > keepLine {
 			buf = make([]byte, 0, 64<<10) // a long line's buffer is not kept for the rest
+			hold.Release()
 		}
 	}
 }
