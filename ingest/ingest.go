@@ -462,6 +462,7 @@ func (r *run) maxShardEvents() int { return cmp.Or(r.opts.MaxShardEvents, MaxSha
 type shardBuild struct {
 	docs   chan index.Doc
 	done   chan struct{}
+	heap   *core.HeapHold // the run's, released when the build ends
 	shards []index.ShardMeta
 	err    error
 }
@@ -470,7 +471,7 @@ type shardBuild struct {
 // docs. A failed build cancels the run's work and drains docs, so that
 // writers never block.
 func (r *run) startBuild(ctx context.Context, cancel context.CancelFunc) *shardBuild {
-	b := &shardBuild{docs: make(chan index.Doc, 4096), done: make(chan struct{})}
+	b := &shardBuild{docs: make(chan index.Doc, 4096), done: make(chan struct{}), heap: &r.heap}
 	go func() {
 		defer close(b.done)
 		b.shards, b.err = index.BuildShards(ctx, store.At(r.opts.Home).Index(), b.docs,
@@ -488,6 +489,7 @@ func (r *run) startBuild(ctx context.Context, cancel context.CancelFunc) *shardB
 func (b *shardBuild) wait() ([]index.ShardMeta, error) {
 	close(b.docs)
 	<-b.done
+	b.heap.Release()
 	if b.err != nil {
 		return nil, fmt.Errorf("index: %w", b.err)
 	}
@@ -535,7 +537,6 @@ func (r *run) importFiles(ctx context.Context, todo []job) (int, error) {
 	}
 	wg.Wait()
 	shards, buildErr := build.wait()
-	r.heap.Release()
 	if firstErr != nil {
 		return 0, firstErr
 	}

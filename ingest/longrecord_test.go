@@ -2,9 +2,12 @@ package ingest_test
 
 import (
 	"context"
+	"encoding/json"
+	"runtime/debug"
 	"strings"
 	"testing"
 
+	"ctx/core"
 	"ctx/ingest"
 	"ctx/query"
 	"ctx/sources/redact"
@@ -64,5 +67,50 @@ func TestLongMessageRedactedAndFoundInPieces(t *testing.T) {
 		if err != nil || len(res.Results) != 0 {
 			t.Fatalf("a search for secret %s… finds %d events (%v)", s[:8], len(res.Results), err)
 		}
+	}
+}
+
+// TestHugeMessageKeptWhole: a message past core.HugeRecord, with escapes
+// of every kind, is stored byte for byte (unquoted in place, its chunk
+// encoded in pieces, indexed from memory), found by its last word, and the
+// heap's limit the import set while it was in flight is lifted after.
+func TestHugeMessageKeptWhole(t *testing.T) {
+	f := newFixture(t, 0)
+	var b strings.Builder
+	b.WriteString("openingword ")
+	for b.Len() < core.HugeRecord+1<<20 {
+		b.WriteString("line \"quoted\" \\ tab\there <html>&amp; é€𝄞 \u2028\n")
+	}
+	b.WriteString(" closingword")
+	want := b.String()
+	content, err := json.Marshal(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeClaude(t, f.home, "s1", claudeUser("u1", "short neighbour"), claudeUser("u2", string(content[1:len(content)-1])),
+		claudeUser("u3", "another neighbour"))
+	before := debug.SetMemoryLimit(-1)
+	if _, err := ingest.Run(context.Background(), ingest.Options{Home: f.store, Env: f.env(),
+		Sources: automatic(), Version: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if after := debug.SetMemoryLimit(-1); after != before {
+		t.Fatalf("memory limit %d after the import, want %d as before", after, before)
+	}
+	r, err := query.Open(f.store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	res, err := r.Search(context.Background(), query.SearchRequest{Query: "closingword"})
+	if err != nil || len(res.Results) != 1 {
+		t.Fatalf("the last word finds %d events (%v), want 1", len(res.Results), err)
+	}
+	ev, err := r.ShowEvent(res.Results[0].CtxEventID, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Event.Text != want {
+		t.Fatalf("the store holds %d bytes of the message, not its %d bytes as written", len(ev.Event.Text), len(want))
 	}
 }
