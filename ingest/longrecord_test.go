@@ -39,20 +39,7 @@ func TestLongMessageRedactedAndFoundInPieces(t *testing.T) {
 		Sources: automatic(), Version: "test", Redactor: redact.New()}); err != nil {
 		t.Fatal(err)
 	}
-	r, err := query.Open(f.store)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	res, err := r.Search(context.Background(), query.SearchRequest{Query: "closingword"})
-	if err != nil || len(res.Results) != 1 {
-		t.Fatalf("the last piece's word finds %d events (%v), want 1", len(res.Results), err)
-	}
-	ev, err := r.ShowEvent(res.Results[0].CtxEventID, 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := ev.Event.Text
+	r, text := closingEvent(t, f.store)
 	if !strings.HasPrefix(text, "openingword ") || !strings.HasSuffix(text, " closingword") {
 		t.Fatalf("the store does not hold the whole message (%d bytes)", len(text))
 	}
@@ -97,11 +84,21 @@ func TestHugeMessageKeptWhole(t *testing.T) {
 	if after := debug.SetMemoryLimit(-1); after != before {
 		t.Fatalf("memory limit %d after the import, want %d as before", after, before)
 	}
-	r, err := query.Open(f.store)
+	if _, text := closingEvent(t, f.store); text != want {
+		t.Fatalf("the store holds %d bytes of the message, not its %d bytes as written", len(text), len(want))
+	}
+}
+
+// closingEvent opens the store, finds the one event holding "closingword"
+// (the last word of a long message) and returns the reader and the event's
+// text as the store holds it.
+func closingEvent(t *testing.T, home string) (*query.Reader, string) {
+	t.Helper()
+	r, err := query.Open(home)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
+	t.Cleanup(func() { r.Close() })
 	res, err := r.Search(context.Background(), query.SearchRequest{Query: "closingword"})
 	if err != nil || len(res.Results) != 1 {
 		t.Fatalf("the last word finds %d events (%v), want 1", len(res.Results), err)
@@ -110,7 +107,5 @@ func TestHugeMessageKeptWhole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ev.Event.Text != want {
-		t.Fatalf("the store holds %d bytes of the message, not its %d bytes as written", len(ev.Event.Text), len(want))
-	}
+	return r, ev.Event.Text
 }
