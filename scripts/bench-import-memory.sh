@@ -4,7 +4,7 @@
 # one Claude Code session each, imported into empty stores:
 #   tiny:  3 small lines (the constant: what an import costs at all)
 #   big:   one 30 MB message between two small ones
-#   lines: 1,000,000 small lines (about 175 MB)
+#   lines: 1,000,000 small lines (about 175 MB; CTX_MEM_LINES=N for N of them)
 #
 # Usage: scripts/bench-import-memory.sh [tiny|big|lines]...  (default: all)
 set -euo pipefail
@@ -17,9 +17,9 @@ sid=0b0b0b0b-1111-2222-3333-444444444444
 
 # history KIND FILE writes the session's JSONL.
 history() {
-  awk -v kind="$1" -v sid="$sid" 'BEGIN {
+  awk -v kind="$1" -v sid="$sid" -v lines="${CTX_MEM_LINES:-1000000}" 'BEGIN {
     srand(1); split("alpha beta gamma delta widget flaky parser buffer thread index query token", w, " ")
-    n = (kind == "lines") ? 1000000 : 3
+    n = (kind == "lines") ? lines : 3
     for (i = 0; i < n; i++) {
       printf "{\"type\":\"user\",\"uuid\":\"x%d\",\"sessionId\":\"%s\",\"timestamp\":\"2026-03-01T%02d:%02d:%02dZ\",%s\"message\":{\"role\":\"user\",\"content\":\"",
         i, sid, int(i/3600)%24, int(i/60)%60, i%60, (i == 0) ? "\"cwd\":\"/w\"," : ""
