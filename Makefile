@@ -7,6 +7,7 @@ PKGS    := ./...
 
 build:
 	$(GO) build -o $(BIN)/ctx ./cmd/ctx
+	$(GO) build -o $(BIN)/ctx-core ./cmd/ctx-core
 	$(GO) build -o $(BIN)/ctx-mcp ./cmd/ctx-mcp
 	$(GO) build -o $(BIN)/ctx-hook ./cmd/ctx-hook
 	$(GO) build -o $(BIN)/ctx-corpus ./cmd/ctx-corpus

@@ -77,6 +77,15 @@ func (a *App) Env() core.Env { return a.env }
 // Now is the App's clock.
 func (a *App) Now() time.Time { return a.now() }
 
+// For returns the use cases over the same store and pooled Reader, seen
+// from another environment: the ctx front's, for a command the daemon
+// runs for it (config.toml and discovery read env).
+func (a *App) For(env core.Env) *App {
+	b := *a
+	b.env = env
+	return &b
+}
+
 // Close releases the pooled Reader, if any.
 func (a *App) Close() error {
 	if a.pool != nil {

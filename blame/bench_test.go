@@ -123,7 +123,7 @@ func buildCtx(b *testing.B) string {
 		return bin
 	}
 	bin := filepath.Join(b.TempDir(), "ctx")
-	cmd := exec.Command("go", "build", "-o", bin, "ctx/cmd/ctx")
+	cmd := exec.Command("go", "build", "-o", bin, "ctx/cmd/ctx-core")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}

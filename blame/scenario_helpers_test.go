@@ -52,9 +52,9 @@ func builtCtx(t *testing.T) string {
 			return
 		}
 		ctxBinDir, ctxBin = dir, filepath.Join(dir, "ctx")
-		// ctx-hook beside ctx: the installed post-commit hook runs it, and
-		// it runs ctx when no daemon does the work.
-		out, err := exec.Command("go", "build", "-o", dir, "ctx/cmd/ctx", "ctx/cmd/ctx-hook").CombinedOutput()
+		// ctx-core beside the ctx front; ctx-hook beside ctx: the installed
+		// post-commit hook runs it, and it runs ctx when no daemon does the work.
+		out, err := exec.Command("go", "build", "-o", dir, "ctx/cmd/ctx", "ctx/cmd/ctx-core", "ctx/cmd/ctx-hook").CombinedOutput()
 		if err != nil {
 			ctxBinErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}

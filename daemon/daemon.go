@@ -48,6 +48,11 @@ type Options struct {
 	// JSON request in, its JSON result out (see wake.Search), and whether
 	// the search left a damaged shard out (the daemon then repairs it).
 	Search func(ctx context.Context, req []byte) (result []byte, damaged bool, err error)
+	// Command, when set, answers the socket's run op: a ctx command line
+	// run in the daemon for the ctx front, with the client's directory and
+	// environment, over the same open shards; it refuses the commands it
+	// does not serve.
+	Command func(ctx context.Context, req Request) (RunOutput, error)
 }
 
 // Run is the daemon: it takes the daemon lock, listens on the socket,

@@ -145,7 +145,8 @@ var (
 	buildErr  error
 )
 
-// ctxBinary builds the ctx command once per test run.
+// ctxBinary builds the ctx front once per test run, with ctx-core beside
+// it (the front execs it for everything but the searches a daemon runs).
 func ctxBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
@@ -158,9 +159,11 @@ func ctxBinary(t *testing.T) string {
 			return
 		}
 		builtExe = filepath.Join(dir, "ctx")
-		out, err := exec.Command("go", "build", "-o", builtExe, "ctx/cmd/ctx").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		for bin, pkg := range map[string]string{builtExe: "ctx/cmd/ctx", filepath.Join(dir, "ctx-core"): "ctx/cmd/ctx-core"} {
+			if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+				buildErr = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+				return
+			}
 		}
 	})
 	if buildErr != nil {

@@ -98,19 +98,21 @@ func TestDaemonRepairsDamagedShards(t *testing.T) {
 	}
 
 	// Damaged while the daemon runs: a search that opens the shards
-	// itself and meets it (a hybrid one: the daemon answers lexical CLI
-	// searches over the shards it already holds open, which the cut file
-	// does not reach) asks for the repair.
+	// itself and meets it (ctx-core's hybrid one: the daemon answers the
+	// front's searches and ctx-core's lexical ones over the shards it
+	// already holds open, which the cut file does not reach) asks for the
+	// repair.
 	cut = s.cutFirstShard(t)
-	if out := s.run(t, "search", "--mode", "hybrid", "marmalade"); !strings.Contains(out, "Warning: partial results") {
-		t.Fatalf("search over the second cut does not warn:\n%s", out)
+	core := filepath.Join(filepath.Dir(ctxBinary(t)), "ctx-core")
+	if a := s.runIn(t, core, os.Getenv("PATH"), []string{"search", "--mode", "hybrid", "marmalade"}); !strings.Contains(a.out, "Warning: partial results") {
+		t.Fatalf("search over the second cut does not warn:\n%+v", a)
 	}
 	eventually(t, "the repair a search asked for", repaired(cut))
 	if v, err := maint.Verify(s.store); err != nil || !v.OK {
 		t.Fatalf("verify after the second repair: %+v %v", v, err)
 	}
-	if out := s.run(t, "search", "--mode", "hybrid", "marmalade"); strings.Contains(out, "Warning") {
-		t.Fatalf("search after the second repair:\n%s", out)
+	if a := s.runIn(t, core, os.Getenv("PATH"), []string{"search", "--mode", "hybrid", "marmalade"}); strings.Contains(a.out, "Warning") {
+		t.Fatalf("search after the second repair:\n%+v", a)
 	}
 	if out := s.run(t, "daemon", "status"); !strings.Contains(out, "Repair: 1 index shard damaged, rebuilt") {
 		t.Fatalf("daemon status does not say it:\n%s", out)

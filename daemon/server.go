@@ -28,8 +28,9 @@ const (
 
 // The protocol's messages are the wake package's (its client side).
 type (
-	Request = wake.Request
-	Reply   = wake.Reply
+	Request   = wake.Request
+	Reply     = wake.Reply
+	RunOutput = wake.RunOutput
 )
 
 // listen removes a stale socket file and listens on a fresh one (0600).
@@ -137,17 +138,17 @@ func (d *daemon) handle(ctx context.Context, c net.Conn) {
 		d.stop()
 	case "search":
 		writeReply(c, d.search(ctx, req))
+	case "run":
+		writeReply(c, d.run(ctx, req))
 	case "hook":
 		d.hook(ctx, c, req)
 	default:
-		writeReply(c, Reply{Error: "unknown op: want sync, status, repair, stop, search or hook"})
+		writeReply(c, Reply{Error: "unknown op: want sync, status, repair, stop, search, run or hook"})
 	}
 }
 
-// search answers a search over the daemon's open shards. What the watches
-// have seen change is imported first (the wait a wake has, at most), so
-// the answer is what a wake and a read would have given; with nothing
-// noted the published generation is current and no pass runs.
+// search answers a search over the daemon's open shards, as fresh as a
+// wake would have made it (see fresh).
 func (d *daemon) search(ctx context.Context, req Request) Reply {
 	switch {
 	case d.opts.Search == nil:
@@ -155,22 +156,55 @@ func (d *daemon) search(ctx context.Context, req Request) Reply {
 	case req.Version != d.opts.Version:
 		return Reply{Error: fmt.Sprintf("daemon version %q, client %q: search it yourself", d.opts.Version, req.Version)}
 	}
+	d.fresh(ctx)
+	out, damaged, err := d.opts.Search(ctx, req.Search)
+	if err != nil {
+		return Reply{Error: err.Error()}
+	}
+	d.answered(damaged)
+	return Reply{OK: true, Result: out}
+}
+
+// run runs a command line of the ctx front (ctx search while stdout is
+// not a terminal) over the daemon's open shards, as fresh as a wake would
+// have made it. An error means the front runs the command itself.
+func (d *daemon) run(ctx context.Context, req Request) Reply {
+	switch {
+	case d.opts.Command == nil:
+		return Reply{Error: "this daemon runs no commands"}
+	case req.Version != d.opts.Version:
+		return Reply{Error: fmt.Sprintf("daemon version %q, client %q: run it yourself", d.opts.Version, req.Version)}
+	}
+	d.fresh(ctx)
+	out, err := d.opts.Command(ctx, req)
+	if err != nil {
+		return Reply{Error: err.Error()}
+	}
+	d.answered(false) // a search that meets a damaged shard asks for its repair itself
+	return Reply{OK: true, Run: &out}
+}
+
+// fresh imports what the watches have seen change before a read (the
+// wait a wake has, at most), so that the answer is what a wake and a read
+// would have given; with nothing noted the published generation is
+// current and no pass runs.
+func (d *daemon) fresh(ctx context.Context) {
 	if !d.settle(ctx) || d.stale() {
 		wctx, cancel := context.WithTimeout(ctx, wake.DefaultWakeWait)
 		_, _ = d.await(wctx, d.request()) // past the wait: the committed generation, as a wake
 		cancel()
 	}
-	out, damaged, err := d.opts.Search(ctx, req.Search)
-	if err != nil {
-		return Reply{Error: err.Error()}
-	}
+}
+
+// answered counts a read answered for a client; one that met a damaged
+// shard has it rebuilt from the store.
+func (d *daemon) answered(damaged bool) {
 	if damaged {
-		d.kickRepair() // it met a damaged shard: rebuild it from the store
+		d.kickRepair()
 	}
 	d.mu.Lock()
 	d.searches++
 	d.mu.Unlock()
-	return Reply{OK: true, Result: out}
 }
 
 // settle makes sure the event loop has noted every file event the kernel

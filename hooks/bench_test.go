@@ -58,7 +58,7 @@ func benchHook(b *testing.B, files, lines, sessions int, withDaemon bool) {
 	if bin == "" {
 		dir := b.TempDir()
 		bin = filepath.Join(dir, "ctx")
-		if out, err := exec.Command("go", "build", "-o", dir, "ctx/cmd/ctx", "ctx/cmd/ctx-hook").CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-o", dir, "ctx/cmd/ctx", "ctx/cmd/ctx-core", "ctx/cmd/ctx-hook").CombinedOutput(); err != nil {
 			b.Fatalf("go build: %v\n%s", err, out)
 		}
 	}

@@ -21,12 +21,12 @@ func fixturesDir(t testing.TB) string {
 	return sharedfx.Dir(t)
 }
 
-// buildCtx builds the ctx command into dir.
-// buildCtx builds ctx and, beside it, ctx-mcp (which ctx mcp serve runs)
-// into dir, and returns the path of ctx.
+// buildCtx builds ctx and, beside it, ctx-core (which the ctx front runs)
+// and ctx-mcp (which ctx mcp serve runs) into dir, and returns the path of
+// ctx.
 func buildCtx(t testing.TB, dir string) string {
 	t.Helper()
-	for _, name := range []string{"ctx", "ctx-mcp"} {
+	for _, name := range []string{"ctx", "ctx-core", "ctx-mcp"} {
 		out, err := exec.Command("go", "build", "-o", filepath.Join(dir, name), "ctx/cmd/"+name).CombinedOutput()
 		if err != nil {
 			t.Fatalf("go build %s: %v\n%s", name, err, out)

@@ -10,7 +10,7 @@
 set -euo pipefail
 export CTX_DAEMON=off
 cd "$(dirname "$0")/.."
-go build -o bin/ctx ./cmd/ctx
+go build -o bin/ctx ./cmd/ctx && go build -o bin/ctx-core ./cmd/ctx-core
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 sid=0b0b0b0b-1111-2222-3333-444444444444

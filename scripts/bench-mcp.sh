@@ -10,7 +10,7 @@ export CTX_DAEMON=off # measure the server alone, never a daemon it would start
 cd "$(dirname "$0")/.."
 events="${1:-200000}"
 runs="${2:-3}"
-go build -o bin/ctx ./cmd/ctx
+go build -o bin/ctx ./cmd/ctx && go build -o bin/ctx-core ./cmd/ctx-core
 go build -o bin/ctx-mcp ./cmd/ctx-mcp
 go build -o bin/ctx-corpus ./cmd/ctx-corpus
 go build -o bin/ctx-mcpbench ./cmd/ctx-mcpbench

@@ -10,7 +10,7 @@ export CTX_DAEMON=off
 cd "$(dirname "$0")/.."
 store="${1:-$(mktemp -d)/store}"
 runs="${2:-5}"
-go build -o bin/ctx ./cmd/ctx
+go build -o bin/ctx ./cmd/ctx && go build -o bin/ctx-core ./cmd/ctx-core
 CTX_READMODEL_BENCH_STORE="$store" go test ./query/ -run '^$' -bench ReadModelListSessions -benchtime 1x >/dev/null
 export CTX_HOME="$store" HOME="$(mktemp -d)"
 uptime

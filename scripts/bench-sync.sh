@@ -13,7 +13,7 @@ set -euo pipefail
 export CTX_DAEMON=off
 cd "$(dirname "$0")/.."
 home=$(realpath "$1") store=$(realpath "$2")
-go build -o bin/ctx ./cmd/ctx
+go build -o bin/ctx ./cmd/ctx && go build -o bin/ctx-core ./cmd/ctx-core
 go build -o bin/ctx-corpus ./cmd/ctx-corpus
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -6,7 +6,7 @@ set -euo pipefail
 export CTX_DAEMON=off  # measure the command itself, never a daemon it would start
 cd "$(dirname "$0")/.."
 events="${1:-200000}"
-go build -o bin/ctx ./cmd/ctx
+go build -o bin/ctx ./cmd/ctx && go build -o bin/ctx-core ./cmd/ctx-core
 go build -o bin/ctx-corpus ./cmd/ctx-corpus
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

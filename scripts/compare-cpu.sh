@@ -15,7 +15,9 @@ trap 'git worktree remove --force "$work/src-base" >/dev/null 2>&1; git worktree
 for side in base head; do
 	rev=$base; [ "$side" = head ] && rev=$head
 	git worktree add --detach -q "$work/src-$side" "$rev"
-	(cd "$work/src-$side" && go build -o "$work/ctx-$side" ./cmd/ctx)
+	# The whole CLI: cmd/ctx-core since ctx became a front that execs it.
+	pkg=./cmd/ctx; [ -d "$work/src-$side/cmd/ctx-core" ] && pkg=./cmd/ctx-core
+	(cd "$work/src-$side" && go build -o "$work/ctx-$side" "$pkg")
 done
 go build -o "$work/ctx-corpus" ./cmd/ctx-corpus
 "$work/ctx-corpus" -home "$work/home" -events "$events" >/dev/null

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ctx=./bin/ctx
-[ -x "$ctx" ] || go build -o bin/ctx ./cmd/ctx
+[ -x "$ctx" ] && [ -x bin/ctx-core ] || { go build -o bin/ctx ./cmd/ctx && go build -o bin/ctx-core ./cmd/ctx-core; }
 
 present=$("$ctx" sources --format json | grep -c '"files": [1-9]' || true)
 query="${1:-}"

@@ -1,18 +1,14 @@
 package store
 
-import "path/filepath"
+import (
+	"path/filepath"
+
+	"ctx/store/layout"
+)
 
 // Home resolves the store directory: $CTX_HOME, else $XDG_DATA_HOME/ctx,
 // else ~/.local/share/ctx under userHome.
-func Home(getenv func(string) string, userHome string) string {
-	if h := getenv("CTX_HOME"); h != "" {
-		return h
-	}
-	if x := getenv("XDG_DATA_HOME"); x != "" {
-		return filepath.Join(x, "ctx")
-	}
-	return filepath.Join(userHome, ".local", "share", "ctx")
-}
+func Home(getenv func(string) string, userHome string) string { return layout.Home(getenv, userHome) }
 
 // Layout names the files and directories of the store rooted at one home.
 // It only computes paths; it touches nothing.
@@ -47,7 +43,7 @@ func (l Layout) WriterLock() string { return filepath.Join(l.home, "lock") }
 func (l Layout) DaemonLock() string { return filepath.Join(l.home, "daemon.lock") }
 
 // Socket is the daemon's wake socket.
-func (l Layout) Socket() string { return filepath.Join(l.home, "daemon.sock") }
+func (l Layout) Socket() string { return layout.Socket(l.home) }
 
 // Logs is the directory of the daemon's and the hooks' logs (and the
 // reflogs, under logs/refs).

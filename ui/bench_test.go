@@ -75,7 +75,7 @@ func longestSession(b *testing.B, store string) (string, int) {
 // startUIProcess builds and starts ctx ui on the store and returns its URL.
 func startUIProcess(b *testing.B, store string) (*exec.Cmd, string) {
 	bin := filepath.Join(b.TempDir(), "ctx")
-	if out, err := exec.Command("go", "build", "-o", bin, "ctx/cmd/ctx").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "ctx/cmd/ctx-core").CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
 	cmd := exec.Command(bin, "ui")

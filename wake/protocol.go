@@ -1,73 +1,26 @@
 package wake
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"ctx/store"
+	"ctx/wake/wire"
 )
 
-// MaxRequest bounds one request line (a search's filters included).
-const MaxRequest = 64 << 10
+// The protocol's messages are declared in package wire, which the ctx
+// front links alone.
+const MaxRequest = wire.MaxRequest
 
-// Request is one wake-protocol request.
-type Request struct {
-	Op string `json:"op"` // sync, status, repair, stop, search or hook
-	// Version is the client's ctx version; a search or a hook is answered
-	// only by a daemon of the same version (another may read the store
-	// differently).
-	Version string `json:"version,omitempty"`
-	// Search is the search request of a search op (the app layer's JSON).
-	Search json.RawMessage `json:"search,omitempty"`
-	// The hook op's (see RunHook): the hook, the directory git ran it in
-	// and its git environment.
-	Hook string   `json:"hook,omitempty"`
-	Dir  string   `json:"dir,omitempty"`
-	Env  []string `json:"env,omitempty"`
-	// Sent is when the hook asked and AckWait how long it waits for the
-	// acceptance: a request read after that (by a daemon that was stopped)
-	// is refused, the hook having done the work itself.
-	Sent    time.Time     `json:"sent,omitzero"`
-	AckWait time.Duration `json:"ack_wait,omitempty"`
-}
-
-// Repair is what the daemon's last rebuild of damaged index shards did:
-// the shards it found damaged, when, and the generation it published in
-// which they are rebuilt from the store (or why it failed).
-type Repair struct {
-	At         time.Time `json:"at"`
-	Shards     []string  `json:"shards"`
-	Generation uint64    `json:"generation,omitempty"`
-	Error      string    `json:"error,omitempty"`
-}
-
-// Reply is the answer to a request; fields not used by the op are empty.
-type Reply struct {
-	OK             bool      `json:"ok"`
-	Error          string    `json:"error,omitempty"`
-	Accepted       bool      `json:"accepted,omitempty"` // the hook op's first reply: the work has begun
-	Generation     uint64    `json:"generation,omitempty"`
-	Published      bool      `json:"published,omitempty"`
-	FilesRead      int       `json:"files_read,omitempty"`
-	EventsIndexed  int       `json:"events_indexed,omitempty"`
-	PID            int       `json:"pid,omitempty"`
-	Started        time.Time `json:"started,omitzero"`
-	LastGeneration uint64    `json:"last_generation,omitempty"`
-	LastImport     time.Time `json:"last_import,omitzero"`
-	LagSeconds     float64   `json:"lag_seconds"`
-	Watching       int       `json:"watching,omitempty"`
-	Searches       uint64    `json:"searches,omitempty"` // searches the daemon answered since it started
-	// Result is a search op's answer (the app layer's JSON).
-	Result json.RawMessage `json:"result,omitempty"`
-	// Repair is the daemon's last repair of damaged shards; nil when it
-	// found none since it started.
-	Repair *Repair `json:"repair,omitempty"`
-}
+type (
+	Request   = wire.Request
+	Reply     = wire.Reply
+	Repair    = wire.Repair
+	RunOutput = wire.RunOutput
+)
 
 // LockedPID returns the pid written in the daemon lock when that process
 // is alive, else 0. It never touches the flock, so it cannot make a daemon

@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"ctx/internal/exe"
 )
 
 func newMCPCmd(env *Env, f *format) *cobra.Command {
@@ -25,7 +25,7 @@ const mcpServer = "ctx-mcp"
 
 // errNoMCPServer is returned when ctx-mcp is neither beside ctx nor on PATH.
 var errNoMCPServer = errors.New("ctx mcp serve runs " + mcpServer + ", which is neither beside ctx nor on PATH: " +
-	"build both with make build, or install both with go install ./cmd/ctx ./cmd/ctx-mcp")
+	"build both with make build, or install them with go install ./cmd/ctx ./cmd/ctx-core ./cmd/ctx-mcp")
 
 func newMCPServeCmd(env *Env, _ *format) *cobra.Command {
 	return &cobra.Command{
@@ -46,19 +46,9 @@ func newMCPServeCmd(env *Env, _ *format) *cobra.Command {
 	}
 }
 
-// mcpServerPath finds ctx-mcp: beside this executable (symlinks resolved),
-// else on PATH.
+// mcpServerPath finds ctx-mcp: beside this executable, else on PATH.
 func mcpServerPath() (string, error) {
-	if exe, err := os.Executable(); err == nil {
-		if real, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = real
-		}
-		p := filepath.Join(filepath.Dir(exe), mcpServer)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			return p, nil
-		}
-	}
-	if p, err := exec.LookPath(mcpServer); err == nil {
+	if p, ok := exe.Find(mcpServer); ok {
 		return p, nil
 	}
 	return "", errNoMCPServer

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"ctx/app"
@@ -28,6 +29,12 @@ type Env struct {
 	Lookup func(string) (string, bool)
 	// Color is the --color mode: auto (the default), always or never.
 	Color string
+	// Getwd is the working directory relative paths are read against
+	// (nil: the process's).
+	Getwd func() (string, error)
+	// app, when set, is the App every command of this Env uses: the
+	// daemon's pooled one, when it runs a command for the ctx front.
+	app *app.App
 }
 
 func systemEnv() *Env {
@@ -47,7 +54,22 @@ func (e *Env) CtxHome() string { return store.Home(e.Getenv, e.Home()) }
 
 // App returns the use cases over the store of this environment.
 func (e *Env) App() *app.App {
+	if e.app != nil {
+		return e.app
+	}
 	return app.New(app.Options{Env: e.Source(), Home: e.CtxHome(), Now: e.Now, Version: version})
+}
+
+// Abs makes path absolute against the working directory.
+func (e *Env) Abs(path string) (string, error) {
+	if filepath.IsAbs(path) || e.Getwd == nil {
+		return filepath.Abs(path)
+	}
+	dir, err := e.Getwd()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, path), nil
 }
 
 // Source returns the discovery environment.

@@ -21,7 +21,7 @@ func absDir(env *Env, ws string) string {
 	case ws == "~" || strings.HasPrefix(ws, "~/"):
 		return filepath.Join(env.Home(), ws[1:])
 	}
-	if abs, err := filepath.Abs(ws); err == nil {
+	if abs, err := env.Abs(ws); err == nil {
 		return abs
 	}
 	return ws

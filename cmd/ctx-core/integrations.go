@@ -102,14 +102,19 @@ func integrationOptions(env *Env, fl integrationFlags) (integrations.Options, er
 	return opts, nil
 }
 
-// serverCommand is the absolute path of the running ctx binary: the name
-// it has on $PATH when that is the same file (a package manager's stable
-// link rather than a versioned location), else where it runs from, else
-// plain "ctx".
+// serverCommand is the absolute path of the ctx binary (the front beside
+// this ctx-core, else this one): the name it has on $PATH when that is the
+// same file (a package manager's stable link rather than a versioned
+// location), else where it is, else plain "ctx".
 func serverCommand(env *Env) string {
 	exe, err := os.Executable()
 	if err != nil {
 		return "ctx"
+	}
+	if front := filepath.Join(filepath.Dir(exe), "ctx"); front != exe {
+		if fi, err := os.Stat(front); err == nil && fi.Mode().IsRegular() {
+			exe = front
+		}
 	}
 	self, err := os.Stat(exe)
 	if err != nil {

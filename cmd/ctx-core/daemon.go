@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -61,7 +64,48 @@ func daemonOptions(env *Env) (daemon.Options, *app.App, error) {
 	searcher := app.New(app.Options{Env: env.Source(), Home: env.CtxHome(), Now: env.Now, Version: version,
 		Pooled: true, NoWake: true})
 	return daemon.Options{Home: env.CtxHome(), Env: env.Source(), Sources: plan, Redactor: p.Redactor, Exclude: p.Exclude,
-		Version: version, Search: searcher.ServeSearch}, searcher, nil
+		Version: version, Search: searcher.ServeSearch, Command: frontCommand(searcher)}, searcher, nil
+}
+
+// frontCommand runs, in the daemon, the command lines the ctx front hands
+// over (ctx search whose output is not a terminal) exactly as ctx would
+// run them in the client's directory and environment, over the pooled
+// App's open shards: what it writes and its exit code go back to the
+// front, which prints them. Anything else, and a client in another time
+// zone (times are printed in the local one), is refused: the front then
+// runs ctx itself.
+func frontCommand(searcher *app.App) func(context.Context, daemon.Request) (daemon.RunOutput, error) {
+	return func(_ context.Context, req daemon.Request) (out daemon.RunOutput, err error) {
+		if len(req.Args) == 0 || req.Args[0] != "search" {
+			return out, errors.New("the daemon runs ctx search only")
+		}
+		if !filepath.IsAbs(req.Dir) {
+			return out, errors.New("the run op needs the client's absolute working directory")
+		}
+		vars := make(map[string]string, len(req.Env))
+		for _, kv := range req.Env {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				vars[k] = v
+			}
+		}
+		if tz, _ := os.LookupEnv("TZ"); vars["TZ"] != tz {
+			return out, errors.New("the client has another time zone")
+		}
+		var stdout, stderr strings.Builder
+		env := &Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr,
+			Getenv: func(k string) string { return vars[k] },
+			Lookup: func(k string) (string, bool) { v, ok := vars[k]; return v, ok },
+			Now:    time.Now, IsTTY: func(io.Writer) bool { return false },
+			Getwd: func() (string, error) { return req.Dir, nil }}
+		env.app = searcher.For(env.Source())
+		defer func() {
+			if p := recover(); p != nil {
+				out, err = daemon.RunOutput{}, fmt.Errorf("ctx search failed in the daemon: %v", p)
+			}
+		}()
+		code := run(req.Args, env)
+		return daemon.RunOutput{Stdout: stdout.String(), Stderr: stderr.String(), Exit: code}, nil
+	}
 }
 
 func runDaemon(ctx context.Context, env *Env) error {
