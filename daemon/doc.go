@@ -43,9 +43,9 @@
 //     does not). A client of another version is refused and searches
 //     itself, as it does on any error.
 //   - Run: {"op":"run","version":V,"args":[...],"dir":D,"env":[...]} runs a
-//     command line of the ctx front (Options.Command: ctx search whose
-//     output is not a terminal) as ctx-core would in the client's
-//     directory and environment, over the same open shards and after the
+//     command line of the ctx front (Options.Command: ctx search) as
+//     ctx-core would in the client's directory and environment, with its
+//     terminals (stdout_tty, stderr_tty), over the same open shards and after the
 //     same freshness step, and answers what it wrote and its exit code.
 //     The front prints them; on any error it runs ctx-core instead.
 //   - Hook: {"op":"hook"} does a git post-commit hook's work for the hook

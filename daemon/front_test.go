@@ -34,7 +34,7 @@ type answer struct {
 
 // tookTime matches the time a search took, in its text and JSON answers:
 // the one part of an answer that differs from one run to the next.
-var tookTime = regexp.MustCompile(`(, )\d+ ms\n|("took_ms": )\d+`)
+var tookTime = regexp.MustCompile(`(, )\d+ ms\b|("took_ms": )\d+`)
 
 // runIn runs bin with args in the scratch's directory and environment
 // (PATH as given) and returns its answer with the search times blanked.
@@ -112,6 +112,42 @@ func TestFrontSearchThroughDaemon(t *testing.T) {
 	// Any other command needs ctx-core, which this front cannot find.
 	if a := s.runIn(t, lone, t.TempDir(), []string{"status"}); a.code != 1 || !strings.Contains(a.errOut, "ctx-core is neither beside ctx nor on PATH") {
 		t.Fatalf("ctx status without ctx-core: %+v", a)
+	}
+}
+
+// onTerminal runs bin search marmalade with a 70-column terminal as its
+// standard output (util-linux's script makes one) and returns what the
+// terminal showed, the search time blanked.
+func (s *scratch) onTerminal(t *testing.T, bin string) string {
+	t.Helper()
+	cmd := exec.Command("script", "-qec", "stty cols 70 rows 40; exec "+bin+" search marmalade", "/dev/null")
+	cmd.Dir = s.dir
+	cmd.Env = []string{"HOME=" + s.home, "CTX_HOME=" + s.store, "CTX_DAEMON=off", "PATH=" + os.Getenv("PATH"), "TERM=xterm"}
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("script: %v", err)
+	}
+	return tookTime.ReplaceAllString(string(out), "${1}${2}N")
+}
+
+// TestFrontSearchOnTerminal: a search typed at a terminal is answered by
+// the daemon too, as ctx-core shows it there: coloured, cut to the
+// terminal's width.
+func TestFrontSearchOnTerminal(t *testing.T) {
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Skip("script (util-linux) is not on PATH: no terminal to run ctx on")
+	}
+	s, _, front, core := frontSetup(t)
+	want := s.onTerminal(t, core)
+	if !strings.Contains(want, "\x1b[") || !strings.Contains(want, "marmalade") {
+		t.Fatalf("ctx-core on a terminal, no colour or no hit:\n%q", want)
+	}
+	s.startDaemon(t)
+	if got := s.onTerminal(t, front); got != want {
+		t.Fatalf("through the daemon on a terminal:\n%q\nctx-core alone:\n%q", got, want)
+	}
+	if st, err := wake.Status(s.store); err != nil || st.Searches != 1 {
+		t.Fatalf("daemon status %+v, %v: want the one search answered by the daemon", st, err)
 	}
 }
 

@@ -165,8 +165,8 @@ func (d *daemon) search(ctx context.Context, req Request) Reply {
 	return Reply{OK: true, Result: out}
 }
 
-// run runs a command line of the ctx front (ctx search while stdout is
-// not a terminal) over the daemon's open shards, as fresh as a wake would
+// run runs a command line of the ctx front (ctx search) over the
+// daemon's open shards, as fresh as a wake would
 // have made it. An error means the front runs the command itself.
 func (d *daemon) run(ctx context.Context, req Request) Reply {
 	switch {

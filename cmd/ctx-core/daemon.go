@@ -68,10 +68,10 @@ func daemonOptions(env *Env) (daemon.Options, *app.App, error) {
 }
 
 // frontCommand runs, in the daemon, the command lines the ctx front hands
-// over (ctx search whose output is not a terminal) exactly as ctx would
-// run them in the client's directory and environment, over the pooled
-// App's open shards: what it writes and its exit code go back to the
-// front, which prints them. Anything else, and a client in another time
+// over (ctx search) exactly as ctx would run them in the client's
+// directory and environment, with its terminals, over the pooled App's
+// open shards: what it writes and its exit code go back to the front,
+// which prints them. Anything else, and a client in another time
 // zone (times are printed in the local one), is refused: the front then
 // runs ctx itself.
 func frontCommand(searcher *app.App) func(context.Context, daemon.Request) (daemon.RunOutput, error) {
@@ -95,8 +95,11 @@ func frontCommand(searcher *app.App) func(context.Context, daemon.Request) (daem
 		env := &Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr,
 			Getenv: func(k string) string { return vars[k] },
 			Lookup: func(k string) (string, bool) { v, ok := vars[k]; return v, ok },
-			Now:    time.Now, IsTTY: func(io.Writer) bool { return false },
-			Getwd: func() (string, error) { return req.Dir, nil }}
+			Now:    time.Now,
+			Getwd:  func() (string, error) { return req.Dir, nil }}
+		env.IsTTY = func(w io.Writer) bool {
+			return (w == io.Writer(&stdout) && req.StdoutTTY) || (w == io.Writer(&stderr) && req.StderrTTY)
+		}
 		env.app = searcher.For(env.Source())
 		defer func() {
 			if p := recover(); p != nil {

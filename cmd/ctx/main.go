@@ -1,10 +1,10 @@
 // Command ctx is the front of ctx: the program a user and an agent run.
 // Every command is ctx-core's (found beside this binary, else on PATH),
-// which it becomes by exec. One is answered without it: ctx search whose
-// output is not a terminal (an agent's tool call, a script, a pipe) is
-// handed, command line, working directory and environment, to the store's
-// running daemon, which runs it as ctx-core would over the index shards it
-// holds open and sends back what it wrote and its exit code.
+// which it becomes by exec. One is answered without it: ctx search is
+// handed, command line, working directory, environment and whether its
+// outputs are terminals, to the store's running daemon, which runs it as
+// ctx-core would over the index shards it holds open and sends back what
+// it wrote and its exit code.
 //
 // It exists because a process that links the index, the importer and the
 // store pays about 30 ms of start-up before its first line of work, more
@@ -20,10 +20,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"syscall"
 	"time"
 
 	"github.com/mattn/go-isatty"
+	"golang.org/x/sys/unix"
 
 	"ctx/internal/exe"
 	"ctx/internal/version"
@@ -52,19 +54,25 @@ func main() {
 	os.Exit(1)
 }
 
-// viaDaemon hands a search whose output is not a terminal to the store's
-// daemon and prints its answer; ok is false when the daemon did not answer
-// and nothing was printed. A terminal gets ctx-core: colours, the pager
-// and the terminal's width are the client's to apply.
+// viaDaemon hands a search to the store's daemon and prints its answer;
+// ok is false when the daemon did not answer and nothing was printed. A
+// terminal's width goes as $COLUMNS, which ctx-core reads first.
 func viaDaemon(args []string) (code int, ok bool) {
-	if len(args) == 0 || args[0] != "search" || isatty.IsTerminal(os.Stdout.Fd()) {
+	if len(args) == 0 || args[0] != "search" {
 		return 0, false
 	}
 	dir, err := os.Getwd()
 	if err != nil {
 		return 0, false
 	}
-	line, err := json.Marshal(wire.Request{Op: "run", Version: version.Version, Args: args, Dir: dir, Env: os.Environ()})
+	req := wire.Request{Op: "run", Version: version.Version, Args: args, Dir: dir, Env: os.Environ(),
+		StdoutTTY: terminal(os.Stdout), StderrTTY: terminal(os.Stderr)}
+	if _, set := os.LookupEnv("COLUMNS"); !set && req.StdoutTTY {
+		if ws, err := unix.IoctlGetWinsize(int(os.Stdout.Fd()), unix.TIOCGWINSZ); err == nil && ws.Col > 0 {
+			req.Env = append(req.Env, "COLUMNS="+strconv.Itoa(int(ws.Col)))
+		}
+	}
+	line, err := json.Marshal(req)
 	if err != nil || len(line)+1 > wire.MaxRequest {
 		return 0, false
 	}
@@ -94,6 +102,11 @@ func viaDaemon(args []string) (code int, ok bool) {
 	_, _ = os.Stdout.WriteString(r.Run.Stdout)
 	_, _ = os.Stderr.WriteString(r.Run.Stderr)
 	return r.Run.Exit, true
+}
+
+// terminal reports whether f is a terminal, as ctx-core decides it.
+func terminal(f *os.File) bool {
+	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
 }
 
 // dial connects to the unix socket at path without the net package, which

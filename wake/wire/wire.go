@@ -26,8 +26,11 @@ type Request struct {
 	Version string `json:"version,omitempty"`
 	// Search is the search request of a search op (the app layer's JSON).
 	Search json.RawMessage `json:"search,omitempty"`
-	// Args is the run op's command line, without the program's name.
-	Args []string `json:"args,omitempty"`
+	// Args is the run op's command line, without the program's name, and
+	// StdoutTTY and StderrTTY whether the client's outputs are terminals.
+	Args      []string `json:"args,omitempty"`
+	StdoutTTY bool     `json:"stdout_tty,omitempty"`
+	StderrTTY bool     `json:"stderr_tty,omitempty"`
 	// The hook op's (see RunHook): the hook, the directory git ran it in
 	// and its git environment; the run op's working directory and whole
 	// environment.
