@@ -125,7 +125,7 @@ func BenchmarkFieldCost(b *testing.B) {
 
 // parsedCorpus generates a history of about n events and parses it with the
 // built-in parsers.
-func parsedCorpus(b *testing.B, n int) []Doc {
+func parsedCorpus(b testing.TB, n int) []Doc {
 	b.Helper()
 	home := filepath.Join(b.TempDir(), "home")
 	if _, err := gen.Generate(home, gen.Options{Events: n, Seed: 42}); err != nil {

@@ -42,7 +42,8 @@
 // Text analysis. The text field (event text plus command, tool name, file
 // paths and MCP server/tool names) is indexed with the code-aware analysis
 // (codeTokenizer and English stop words; the group is analyzed as the shard
-// is built and handed to bleve as its terms, TermsAnalyzer), which keeps
+// is built and handed to bleve as its terms: a finished document whose
+// fields hold their term frequencies, see fields.go), which keeps
 // compound tokens whole and also gives their parts: internal/store/index.go
 // yields the path, its suffixes, index.go, index and go; s.parseConfig yields
 // s.parseconfig, parseconfig, parse and config; parse_config also yields the

@@ -61,6 +61,8 @@ type shardDoc struct {
 	Events      []string `json:"ev"`
 	Hit         string   `json:"hit"`
 	Text        string   `json:"text"`
+
+	terms []byte // Text's bytes, which the finished document's term frequencies point into
 }
 
 // newMapping returns the lean static mapping of a shard: no dynamic fields,
@@ -166,7 +168,8 @@ func newShardDocs(g *chunkGroup, add func(piece int, d *shardDoc) error) error {
 			cut := pieceEnd(rest, maxIndexPiece)
 			terms, _ := groupTerms(nil, rest[:cut], sc)
 			p := newDocFields(one)
-			p.Text = string(terms[len(eventTerm):]) // the piece's terms, no event marker
+			p.terms = terms[len(eventTerm):] // the piece's terms, no event marker
+			p.Text = string(p.terms)
 			p.Hit = encodeHit(p, one, lens[i:i+1])
 			n++
 			if err := add(n, p); err != nil {
@@ -269,7 +272,7 @@ func buildShardDoc(g *chunkGroup, texts []string, extra []int, sc *termScratch) 
 		text, n = groupTerms(text, texts[i], sc)
 		lens = append(lens, n+extra[i])
 	}
-	d.Text = string(text)
+	d.Text, d.terms = string(text), text
 	d.Hit = encodeHit(d, g, lens)
 	return d, lens
 }

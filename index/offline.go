@@ -30,7 +30,7 @@ type builder struct {
 }
 
 func newBuilder(dir string, opts BuildOptions) (*builder, error) {
-	b, err := bleve.NewBuilder(dir, newMapping(), map[string]interface{}{
+	b, err := bleve.NewBuilder(dir, shardMapping{newMapping()}, map[string]interface{}{
 		"batchSize":       max(1, opts.BatchSize/core.ChunkSize), // documents, not events
 		"buildPathPrefix": dir,                                   // temporary segments live inside the shard's build dir
 	})
