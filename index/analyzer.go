@@ -112,12 +112,14 @@ func groupTerms(b []byte, text string, sc *termScratch) ([]byte, int) {
 	return b, n
 }
 
-// termScratch is what groupTerms reuses from one event to the next: one
-// per goroutine building groups.
+// termScratch is what groupTerms reuses from one event to the next, and
+// buildShardDoc from one group to the next: one per goroutine building
+// groups.
 type termScratch struct {
 	input []byte
 	e     emitter
 	set   termSet
+	group []byte // the text of the group being built
 }
 
 // termSet holds the distinct terms of one event by their place in the
@@ -139,9 +141,10 @@ func (s *termSet) reset(n int) {
 	for size < 2*n {
 		size <<= 1
 	}
-	if len(s.slots) < size || len(s.slots) > 4*size {
+	if cap(s.slots) < size {
 		s.slots = make([]termSlot, size)
 	} else {
+		s.slots = s.slots[:size] // the table is as small as the event: clearing it is too
 		clear(s.slots)
 	}
 	s.n = 0

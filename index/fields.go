@@ -1,6 +1,8 @@
 package index
 
 import (
+	"unsafe"
+
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
@@ -71,11 +73,7 @@ func (d *shardDoc) addFields(doc *document.Document) {
 	one(fieldTS, tsOptions, d.TS)
 	list(fieldEvents, filterKeyword, d.Events)
 	doc.AddField(document.NewTextFieldCustom(fieldHit, nil, []byte(d.Hit), hitOptions, nil))
-	terms := d.terms
-	if terms == nil {
-		terms = []byte(d.Text)
-	}
-	doc.AddField(&termsField{name: fieldText, opts: textOptions, text: d.Text, textBytes: terms})
+	doc.AddField(&termsField{name: fieldText, opts: textOptions, text: d.Text})
 }
 
 // termsField is an indexed field whose terms are known: either values,
@@ -90,8 +88,7 @@ type termsField struct {
 	values []string
 	single [1]string // values of a single-valued field
 
-	text      string // text's terms; text and textBytes hold the same bytes
-	textBytes []byte
+	text string // the terms of a text
 
 	length int
 	freqs  index.TokenFrequencies
@@ -111,7 +108,7 @@ func (f *termsField) Value() []byte {
 	if f.values != nil {
 		return []byte(f.values[0])
 	}
-	return f.textBytes
+	return []byte(f.text)
 }
 
 func (f *termsField) NumPlainTextBytes() uint64 {
@@ -124,7 +121,7 @@ func (f *termsField) NumPlainTextBytes() uint64 {
 
 // Size is an estimate of the field's memory, as bleve's fields give it.
 func (f *termsField) Size() int {
-	n := 128 + len(f.name) + len(f.text) + len(f.textBytes) + 16*len(f.values)
+	n := 128 + len(f.name) + len(f.text) + 16*len(f.values)
 	for _, v := range f.values {
 		n += len(v)
 	}
@@ -165,8 +162,8 @@ func (f *termsField) analyzeValues() {
 const freqBlock = 256
 
 func (f *termsField) analyzeText() {
-	s, b := f.text, f.textBytes
-	f.freqs = make(index.TokenFrequencies, len(s)/16)
+	s, b := f.text, stringBytes(f.text)
+	f.freqs = make(index.TokenFrequencies, len(s)/20) // a group's text holds a distinct term per 22 bytes
 	var slab []index.TokenFreq
 	start := 0
 	for i := 0; i <= len(s); i++ {
@@ -189,6 +186,10 @@ func (f *termsField) analyzeText() {
 		start = i + 1
 	}
 }
+
+// stringBytes is s's bytes, not copied: the term of a frequency points into
+// the text, and bleve never writes a term's bytes.
+func stringBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 func (f *termsField) count(tf *index.TokenFreq) {
 	if !f.opts.SkipFreqNorm() {

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -90,13 +91,26 @@ func TestFinishedDocumentsAsMapped(t *testing.T) {
 	groups := finishedGroups(t)
 	plain, finished := newMapping(), shardMapping{newMapping()}
 	var docs []*shardDoc
+	shared := &termScratch{}
 	for _, g := range groups {
-		err := newShardDocs(g, func(piece int, d *shardDoc) error {
+		var fresh []*shardDoc
+		err := newShardDocs(g, &termScratch{}, func(piece int, d *shardDoc) error {
+			fresh = append(fresh, d)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := len(docs)
+		err = newShardDocs(g, shared, func(piece int, d *shardDoc) error {
 			docs = append(docs, d)
 			return nil
 		})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(docs[n:], fresh) {
+			t.Fatalf("group of %s: built with the scratch of the groups before, not as alone", g.events[0].ID)
 		}
 	}
 	for i, d := range docs {

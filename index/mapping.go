@@ -61,8 +61,6 @@ type shardDoc struct {
 	Events      []string `json:"ev"`
 	Hit         string   `json:"hit"`
 	Text        string   `json:"text"`
-
-	terms []byte // Text's bytes, which the finished document's term frequencies point into
 }
 
 // newMapping returns the lean static mapping of a shard: no dynamic fields,
@@ -135,12 +133,12 @@ const maxIndexPiece = 32 << 10
 // bytes in the store. Each piece is analyzed on its own, twice (once to
 // count the event's tokens, which every document of the event records,
 // once to build its document), so what is held at once is bounded by the
-// group's short texts and one piece, not by the event.
-func newShardDocs(g *chunkGroup, add func(piece int, d *shardDoc) error) error {
+// group's short texts and one piece, not by the event. sc is the calling
+// writer's scratch space.
+func newShardDocs(g *chunkGroup, sc *termScratch, add func(piece int, d *shardDoc) error) error {
 	texts := make([]string, len(g.events))
 	extra := make([]int, len(g.events)) // tokens of the pieces after the first
 	var long []int
-	sc := &termScratch{}
 	for i, e := range g.events {
 		t := eventText(e)
 		if len(t) <= maxIndexPiece {
@@ -151,7 +149,8 @@ func newShardDocs(g *chunkGroup, add func(piece int, d *shardDoc) error) error {
 		long = append(long, i)
 		for rest := t[len(texts[i]):]; rest != ""; {
 			cut := pieceEnd(rest, maxIndexPiece)
-			_, n := groupTerms(nil, rest[:cut], sc)
+			b, n := groupTerms(sc.group[:0], rest[:cut], sc)
+			sc.group = b
 			extra[i] += n
 			rest = rest[cut:]
 		}
@@ -166,10 +165,10 @@ func newShardDocs(g *chunkGroup, add func(piece int, d *shardDoc) error) error {
 		t := eventText(g.events[i])
 		for rest := t[len(texts[i]):]; rest != ""; {
 			cut := pieceEnd(rest, maxIndexPiece)
-			terms, _ := groupTerms(nil, rest[:cut], sc)
+			terms, _ := groupTerms(sc.group[:0], rest[:cut], sc)
+			sc.group = terms
 			p := newDocFields(one)
-			p.terms = terms[len(eventTerm):] // the piece's terms, no event marker
-			p.Text = string(p.terms)
+			p.Text = string(terms[len(eventTerm):]) // the piece's terms, no event marker
 			p.Hit = encodeHit(p, one, lens[i:i+1])
 			n++
 			if err := add(n, p); err != nil {
@@ -259,20 +258,21 @@ func newDocFields(g *chunkGroup) *shardDoc {
 // buildShardDoc converts a group to the indexed document holding the terms
 // of texts[i] for g.events[i], whose length is its tokens there plus
 // extra[i] (the pieces indexed apart); it returns the document and the
-// events' lengths.
+// events' lengths. The text is built in sc's buffer, then copied once.
 func buildShardDoc(g *chunkGroup, texts []string, extra []int, sc *termScratch) (*shardDoc, []int) {
 	d := newDocFields(g)
-	var text []byte
 	lens := make([]int, 0, len(g.events))
 	if sc == nil {
 		sc = &termScratch{}
 	}
+	text := sc.group[:0]
 	for i := range g.events {
 		var n int
 		text, n = groupTerms(text, texts[i], sc)
 		lens = append(lens, n+extra[i])
 	}
-	d.Text, d.terms = string(text), text
+	sc.group = text
+	d.Text = string(text)
 	d.Hit = encodeHit(d, g, lens)
 	return d, lens
 }

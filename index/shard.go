@@ -19,6 +19,7 @@ type shardWriter struct {
 	opts            BuildOptions
 	be              *builder
 	seen            core.KeySet // the event ids indexed
+	sc              termScratch // what building a group's document reuses
 	lock            *os.File    // the build lock on tmp, held until sealed or aborted
 }
 
@@ -73,7 +74,7 @@ func (w *shardWriter) add(ctx context.Context, g *chunkGroup) error {
 		return nil
 	}
 	id := kept.events[0].ID.String()
-	err := newShardDocs(kept, func(piece int, d *shardDoc) error {
+	err := newShardDocs(kept, &w.sc, func(piece int, d *shardDoc) error {
 		if piece == 0 {
 			return w.be.index(ctx, id, d)
 		}
