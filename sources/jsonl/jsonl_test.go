@@ -3,6 +3,9 @@ package jsonl
 import (
 	"bytes"
 	stdjson "encoding/json"
+	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -77,4 +80,24 @@ func FuzzValid(f *testing.F) {
 			t.Fatalf("classify says valid %v, encoding/json %v: %q", got, want, b)
 		}
 	})
+}
+
+// A scan stopped early leaves nothing of its file to the next scan, which
+// reuses its reader and buffer.
+func TestScanStoppedLeavesNothing(t *testing.T) {
+	stop := errors.New("stop")
+	first := strings.Repeat(`{"first":"`+strings.Repeat("x", 100)+`"}`+"\n", 50) + `{"torn":`
+	err := Scan(strings.NewReader(first), MaxLine, func(l RawLine) error { return stop })
+	if !errors.Is(err, stop) {
+		t.Fatalf("err = %v", err)
+	}
+	var got []string
+	err = Scan(strings.NewReader("{\"b\":1}\n{\"b\":2}"), MaxLine, func(l RawLine) error {
+		got = append(got, fmt.Sprintf("%d %d %s %v", l.No, l.Offset, l.Data, l.Complete))
+		return nil
+	})
+	want := []string{"1 0 {\"b\":1}\n true", "2 8 {\"b\":2} false"}
+	if err != nil || !slices.Equal(got, want) {
+		t.Fatalf("got %q (%v), want %q", got, err, want)
+	}
 }
