@@ -2,6 +2,7 @@ package index
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -112,5 +113,26 @@ func TestFoldTerm(t *testing.T) {
 		if got := foldTerm(in); got != want {
 			t.Errorf("foldTerm(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// isStopWord answers as the stop list does for its words, for words near
+// them and for every token of the hostile texts and a corpus.
+func TestIsStopWord(t *testing.T) {
+	list := stopWords()
+	var words []string
+	for w := range list {
+		words = append(words, w, w+"s", "x"+w, w[:len(w)-1], strings.ToUpper(w))
+	}
+	for _, e := range chunkEvents(t) {
+		words = append(words, strings.Fields(strings.ToLower(e.Text))...)
+	}
+	for _, w := range words {
+		if got := isStopWord([]byte(w)); got != list[w] {
+			t.Fatalf("isStopWord(%q) = %v, want %v", w, got, list[w])
+		}
+	}
+	if isStopWord(nil) {
+		t.Fatal("the empty term is no stop word")
 	}
 }

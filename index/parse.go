@@ -293,23 +293,29 @@ func HighlightTerms(text string) [][]string {
 	return out
 }
 
-// isStopWord reports whether term is on the stop list, looking it up only
-// when its length and first byte can be a stop word's.
+// isStopWord reports whether term is on the stop list. It is asked of every
+// token of every event: it compares term with the few stop words of its
+// length and first byte, where a map lookup hashed every token.
 func isStopWord(term []byte) bool {
 	f := stopFilter()
-	return len(term) > 0 && len(term) <= f.maxLen && f.first[term[0]] && f.words[string(term)]
+	if len(term) == 0 || len(term) >= len(f) {
+		return false
+	}
+	for _, w := range f[len(term)][term[0]] {
+		if string(term) == w {
+			return true
+		}
+	}
+	return false
 }
 
-// stopFilter is the stop list with what rules most terms out at once.
-var stopFilter = sync.OnceValue(func() (f struct {
-	words  map[string]bool
-	maxLen int
-	first  [256]bool
-}) {
-	f.words = stopWords()
-	for w := range f.words {
-		f.maxLen = max(f.maxLen, len(w))
-		f.first[w[0]] = true
+// stopFilter is the stop list by length, then first byte.
+var stopFilter = sync.OnceValue(func() (f [][256][]string) {
+	for w := range stopWords() {
+		for len(f) <= len(w) {
+			f = append(f, [256][]string{})
+		}
+		f[len(w)][w[0]] = append(f[len(w)][w[0]], w)
 	}
 	return f
 })
