@@ -77,7 +77,7 @@ func BenchmarkFieldCost(b *testing.B) {
 				im := newMapping()
 				im.DefaultMapping.AddFieldMappingsAt("plain", &mapping.FieldMapping{Type: "text",
 					Analyzer: QueryAnalyzer, Index: true})
-				idx, err := bleve.NewUsing(dir, im, scorch.Name, scorch.Name, nil)
+				idx, err := bleve.NewUsing(dir, shardMapping{im}, scorch.Name, scorch.Name, nil)
 				if err != nil {
 					b.Fatal(err)
 				}
