@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -128,6 +129,9 @@ func TestAppendRewritesOnlyTailChunk(t *testing.T) {
 	}
 	if len(second.NewChunks) != 1 || second.NewChunks[0].Ref.First != 3*ChunkSize || len(second.Replaced) != 1 {
 		t.Fatalf("append: new %d, replaced %d", len(second.NewChunks), len(second.Replaced))
+	}
+	if want := []bool{false, false, false, true}; !slices.Equal(second.Fresh, want) || !slices.Equal(first.Fresh, []bool{true, true, true, true}) {
+		t.Fatalf("fresh flags: first %v, append %v, want %v", first.Fresh, second.Fresh, want)
 	}
 	st.puts = 0
 	if _, err := WriteSession(st, session(3*ChunkSize+20), second.Object.Chunks); err != nil || st.puts != 0 {

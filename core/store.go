@@ -99,8 +99,12 @@ func put(p objects.Putter, kind string, v any) (objects.ID, error) {
 type WrittenSession struct {
 	Entry     TreeEntry
 	Object    SessionObject
-	NewChunks []NewChunk // chunks whose objects were not in the previous version
+	NewChunks []NewChunk // chunks whose objects were not in the previous version (WriteSession only)
 	Replaced  []ChunkRef // chunks of the previous version that are gone
+	// Fresh is parallel to Object.Chunks: whether the previous version
+	// lacked the chunk. With Object.Chunks it is the one list of a
+	// session's chunks a caller keeps, however long the session.
+	Fresh []bool
 }
 
 // NewChunk is a chunk written for the first time, with its reference.
@@ -140,6 +144,7 @@ type ChunkWriter struct {
 	prev   []ChunkRef
 	old    map[objects.ID]bool
 	chunks []ChunkRef
+	fresh  []bool // parallel to chunks
 	next   int
 }
 
@@ -168,11 +173,10 @@ func (w *ChunkWriter) Write(events []Event) (ChunkRef, bool, error) {
 	ref := ChunkRef{ID: id, First: w.next, Count: len(events)}
 	w.chunks = append(w.chunks, ref)
 	w.next += len(events)
-	if w.old[id] {
-		delete(w.old, id)
-		return ref, false, nil
-	}
-	return ref, true, nil
+	isNew := !w.old[id]
+	delete(w.old, id)
+	w.fresh = append(w.fresh, isNew)
+	return ref, isNew, nil
 }
 
 // Finish stores the session object of s (finalized, the events written
@@ -194,7 +198,7 @@ func (w *ChunkWriter) Finish(s *Session, d *Digest) (WrittenSession, error) {
 		SourceKey: s.Source.Path, Events: s.EventCount, Machine: s.Machine}
 	entry.Fill(s)
 	entry.Digest = d
-	return WrittenSession{Entry: entry, Object: so, Replaced: replaced}, nil
+	return WrittenSession{Entry: entry, Object: so, Replaced: replaced, Fresh: w.fresh}, nil
 }
 
 // NewTree returns a tree of the entries sorted by session id.

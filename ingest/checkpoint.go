@@ -88,7 +88,7 @@ func (r *run) checkpoint(ctx context.Context, rs *refs.Refs) error {
 		r.rep.Checkpoints++
 	}
 	r.batch = r.store.NewBatch()
-	r.newShards, r.indexedChunks, r.changedMissing, r.merged = nil, nil, false, nil
+	r.newShards, r.indexed, r.changedMissing, r.merged = nil, nil, false, nil
 	r.startSegment()
 	return nil
 }

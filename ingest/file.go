@@ -147,11 +147,7 @@ func (r *run) storeSession(ctx context.Context, ps *core.ParsedSession, docs cha
 	}
 	sess := &w.Object.Session
 	indexed := 0
-	r.mu.Lock()
-	for _, nc := range w.NewChunks {
-		r.indexedChunks = append(r.indexedChunks, core.IndexedChunk{Session: sess.ID, Chunk: nc.Ref.ID})
-	}
-	r.mu.Unlock()
+	r.addIndexed(sess.ID, &w)
 	for _, nc := range w.NewChunks {
 		for k := range nc.Chunk.Events {
 			select {
@@ -221,6 +217,45 @@ func (r *run) tombstones(ps *core.ParsedSession, w core.WrittenSession) (map[cor
 	}
 	r.mu.Unlock()
 	return out, nil
+}
+
+// indexedSession is a session whose new chunks went to the run's shards:
+// its chunk list, the session object's, and which of them are new. A long
+// session's list is kept once, not copied into a list of the run's.
+type indexedSession struct {
+	id     core.SessionID
+	chunks []core.ChunkRef
+	fresh  []bool
+}
+
+// addIndexed notes that the new chunks of w, session id, go to the run's
+// shards.
+func (r *run) addIndexed(id core.SessionID, w *core.WrittenSession) {
+	r.mu.Lock()
+	r.indexed = append(r.indexed, indexedSession{id: id, chunks: w.Object.Chunks, fresh: w.Fresh})
+	r.mu.Unlock()
+}
+
+// indexedChunks lists the chunks whose events went to the run's shards,
+// session by session in the order they were stored.
+func (r *run) indexedChunks() []core.IndexedChunk {
+	n := 0
+	for _, s := range r.indexed {
+		for _, f := range s.fresh {
+			if f {
+				n++
+			}
+		}
+	}
+	out := make([]core.IndexedChunk, 0, n)
+	for _, s := range r.indexed {
+		for i, ref := range s.chunks {
+			if s.fresh[i] {
+				out = append(out, core.IndexedChunk{Session: s.id, Chunk: ref.ID})
+			}
+		}
+	}
+	return out
 }
 
 // lockSession serializes the storing of one session id across workers and

@@ -319,10 +319,10 @@ type run struct {
 	changedMissing bool
 	forgetChanged  bool // a forget or its undo changed the forgotten set
 	newShards      []index.ShardMeta
-	indexedChunks  []core.IndexedChunk // the chunks whose events went to newShards
-	sessions       sync.Map            // core.SessionID → *sync.Mutex (see lockSession)
-	merged         []refs.Merged       // the other machines' commits a merge generation names
-	message        string              // the reflog message, when not an import's
+	indexed        []indexedSession // the sessions whose new chunks went to newShards
+	sessions       sync.Map         // core.SessionID → *sync.Mutex (see lockSession)
+	merged         []refs.Merged    // the other machines' commits a merge generation names
+	message        string           // the reflog message, when not an import's
 	mu             sync.Mutex
 	filesDone      int           // files finished, for Progress
 	filesTotal     int           // files planned

@@ -6,7 +6,6 @@ import (
 
 	"ctx/core"
 	"ctx/index"
-	"ctx/objects"
 )
 
 // A file whose provider streams (core.StreamParser) is imported a chunk
@@ -59,9 +58,9 @@ type sessionSink struct {
 	skip       bool // forgotten: nothing of it is stored
 	w          *core.ChunkWriter
 	digest     *core.DigestBuilder
-	fresh      []core.ChunkRef // chunks the previous version lacks
-	held       [][]core.Event  // the events of the first of them, while within keepEvents and keepBytes
-	last       []core.Event    // the events of the last of them, while no later chunk is written
+	fresh      int            // chunks written that the previous version lacks (the writer lists them)
+	held       [][]core.Event // the events of the first of them, while within keepEvents and keepBytes
+	last       []core.Event   // the events of the last of them, while no later chunk is written
 	heldEvents int
 	heldBytes  int
 	freshIDs   *core.KeySet // their events, when there is a previous version
@@ -131,14 +130,14 @@ func (s *sessionSink) Events(evs []core.Event) error {
 	for k := range evs {
 		s.digest.Add(&evs[k])
 	}
-	ref, isNew, err := s.w.Write(evs)
+	_, isNew, err := s.w.Write(evs)
 	if err != nil {
 		return s.fail(err)
 	}
 	if !isNew {
 		return nil
 	}
-	s.fresh = append(s.fresh, ref)
+	s.fresh++
 	s.hold(evs)
 	s.last = evs
 	if s.freshIDs != nil {
@@ -172,7 +171,7 @@ const (
 
 // hold keeps evs for the index while the held chunks are within bounds.
 func (s *sessionSink) hold(evs []core.Event) {
-	if len(s.held) < len(s.fresh)-1 {
+	if len(s.held) < s.fresh-1 {
 		return // an earlier chunk was not held: the rest are read back
 	}
 	n := 0
@@ -199,17 +198,17 @@ func (s *sessionSink) finish(ps *core.ParsedSession, docs chan<- index.Doc) erro
 		return err
 	}
 	sess := &w.Object.Session
-	r.mu.Lock()
-	for _, ref := range s.fresh {
-		r.indexedChunks = append(r.indexedChunks, core.IndexedChunk{Session: sess.ID, Chunk: ref.ID})
-	}
-	r.mu.Unlock()
-	indexed := 0
-	for i, ref := range s.fresh {
+	r.addIndexed(sess.ID, &w)
+	indexed, i := 0, -1 // i counts the new chunks
+	for n, ref := range w.Object.Chunks {
+		if !w.Fresh[n] {
+			continue
+		}
+		i++
 		var evs []core.Event
 		if i < len(s.held) {
 			evs, s.held[i] = s.held[i], nil
-		} else if i == len(s.fresh)-1 && s.last != nil {
+		} else if i == s.fresh-1 && s.last != nil {
 			evs, s.last = s.last, nil
 		} else {
 			c, err := core.LoadChunk(r.batch, ref.ID)
@@ -271,12 +270,8 @@ func (s *sessionSink) replacedTombstones(w core.WrittenSession) error {
 		return nil
 	}
 	kept := map[core.EventID]bool{}
-	isNew := map[objects.ID]bool{}
-	for _, ref := range s.fresh {
-		isNew[ref.ID] = true
-	}
-	for _, ref := range w.Object.Chunks {
-		if isNew[ref.ID] {
+	for n, ref := range w.Object.Chunks {
+		if w.Fresh[n] {
 			continue
 		}
 		c, err := core.LoadChunk(r.batch, ref.ID)
