@@ -138,6 +138,9 @@ func (r *run) storeSession(ctx context.Context, ps *core.ParsedSession, docs cha
 	}
 	r.heap.HoldEvents(ps.Events)
 	w, err := core.WriteSession(r.batch, ps, prevChunks)
+	if err == nil {
+		err = r.commitPending()
+	}
 	if err != nil {
 		return err
 	}

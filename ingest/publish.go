@@ -108,6 +108,24 @@ func (r *run) publish(ctx context.Context, rs *refs.Refs) (_ *Report, err error)
 	return r.rep, nil
 }
 
+// pendingObjects bounds the new objects a run leaves uncommitted: each is
+// a temporary file and its name in memory (about 130 bytes) until the
+// batch commits, and a long session writes a chunk every core.ChunkSize
+// events (15,625 for a million events). Committing before the publish is
+// safe: a generation names only objects of a commit that ended before its
+// ref moved (publish commits the rest first), and an object no generation
+// names is left to gc, as after any failed import. A variable for the
+// tests.
+var pendingObjects = 8192
+
+// commitPending commits the batch once pendingObjects objects wait in it.
+func (r *run) commitPending() error {
+	if r.batch.Pending() < pendingObjects {
+		return nil
+	}
+	return r.batch.Commit()
+}
+
 // statsChanged reports whether sources differ from the figures prev
 // published.
 func statsChanged(prev *refs.Generation, sources []refs.SourceStats) bool {

@@ -131,6 +131,9 @@ func (s *sessionSink) Events(evs []core.Event) error {
 		s.digest.Add(&evs[k])
 	}
 	_, isNew, err := s.w.Write(evs)
+	if err == nil {
+		err = s.r.commitPending()
+	}
 	if err != nil {
 		return s.fail(err)
 	}

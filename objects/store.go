@@ -183,11 +183,16 @@ func (s *Store) Put(data []byte) (ID, error) {
 // Batch groups object writes so that their fsyncs are paid together. An
 // object becomes visible under its name only in Commit, after its bytes are
 // durable, so a crash never leaves a named object with partial contents.
+// A batch may be committed more than once: a long writer commits what is
+// pending as it goes (see Pending), so that the names it holds stay
+// bounded; what it publishes must then only name objects of a commit that
+// ended before the publish.
 type Batch struct {
-	s       *Store
-	mu      sync.Mutex
-	pending map[ID]string // id -> temp path
-	written int64
+	s         *Store
+	mu        sync.Mutex
+	pending   map[ID]string // id -> temp path
+	committed int           // objects made visible by earlier commits
+	written   int64
 }
 
 // NewBatch starts a batch of writes.
@@ -230,8 +235,13 @@ func (b *Batch) Put(data []byte) (ID, error) {
 	return id, nil
 }
 
-// Len returns the number of new objects in the batch.
-func (b *Batch) Len() int { b.mu.Lock(); defer b.mu.Unlock(); return len(b.pending) }
+// Len returns the number of new objects in the batch: those committed
+// and those pending.
+func (b *Batch) Len() int { b.mu.Lock(); defer b.mu.Unlock(); return b.committed + len(b.pending) }
+
+// Pending returns the number of new objects not yet committed: each holds
+// a temporary file and its name in memory until Commit.
+func (b *Batch) Pending() int { b.mu.Lock(); defer b.mu.Unlock(); return len(b.pending) }
 
 // Bytes returns the compressed size of the new objects in the batch.
 func (b *Batch) Bytes() int64 { b.mu.Lock(); defer b.mu.Unlock(); return b.written }
@@ -277,6 +287,7 @@ func (b *Batch) Commit() error {
 			return err
 		}
 	}
+	b.committed += len(b.pending)
 	b.pending = make(map[ID]string)
 	return nil
 }

@@ -77,6 +77,37 @@ func TestBatchInvisibleUntilCommit(t *testing.T) {
 	}
 }
 
+// A batch committed as it goes: each commit makes its pending objects
+// visible and readable, Len counts them all, Pending only those left, and
+// Abort drops only what was not committed.
+func TestBatchCommittedTwice(t *testing.T) {
+	s, _ := Open(t.TempDir())
+	b := s.NewBatch()
+	first, _ := b.Put([]byte("first"))
+	if err := b.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	second, _ := b.Put([]byte("second"))
+	if _, err := b.Put([]byte("first")); err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() != 2 || b.Pending() != 1 {
+		t.Fatalf("len %d, pending %d; want 2 and 1", b.Len(), b.Pending())
+	}
+	for _, id := range []ID{first, second} {
+		if _, err := b.Get(id); err != nil {
+			t.Fatalf("get %s through the batch: %v", id.Short(), err)
+		}
+	}
+	b.Abort()
+	if !s.Has(first) || s.Has(second) {
+		t.Fatalf("after abort: committed present %v, pending present %v", s.Has(first), s.Has(second))
+	}
+	if data, err := s.Get(first); err != nil || string(data) != "first" {
+		t.Fatalf("committed object reads %q, %v", data, err)
+	}
+}
+
 func TestFlippedByteIsCorrupt(t *testing.T) {
 	s, _ := Open(t.TempDir())
 	id, _ := s.Put(bytes.Repeat([]byte("abcdefgh"), 64))
