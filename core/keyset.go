@@ -18,11 +18,15 @@ import (
 // ones, merged as they grow (each key is moved O(log n) times). Runs in
 // memory hold at most keySetMemory keys (2 MiB); past that they are
 // merged into a run written to an unlinked temporary file, of which
-// memory keeps a Bloom filter (10 bits a key) and the first key of each
-// 4 KiB page. So the set's memory grows by 1.3 bytes a key instead of 16,
-// and a lookup of a key not in the set reads a page only on a false
-// positive (about 1% per file run). Where no temporary file can be made,
-// the runs stay in memory.
+// memory keeps a Bloom filter and the first key of each 4 KiB page. The
+// filter has 10 bits a key (about 1% false positives) up to
+// keySetFilterBytes, and no more: past 419,430 keys a run's filter stops
+// growing and lets more keys through, each of which costs a read of one
+// page (from the page cache: the file was written moments ago). So the
+// set's memory grows by 0.06 bytes a key (the pages' first keys) instead
+// of 16, and it stays exact whatever its size: a key is in the set only
+// if a page holds it. Where no temporary file can be made, the runs stay
+// in memory.
 type KeySet struct {
 	recent map[[16]byte]struct{}
 	runs   [][][16]byte // sorted; each at least twice the next
@@ -44,6 +48,13 @@ var keySetMemory = 1 << 17
 
 // diskPage is the keys of a page of a run on disk.
 const diskPage = 256
+
+// keySetFilterBytes caps the Bloom filter of a run on disk (512 KiB: 10
+// bits a key up to 419,430 keys; a run of 3,000,000 keys gets 1.4 bits a
+// key, one probe, and lets about half of the keys not in it through). Runs
+// are at least twice the size of the next, so a set of n keys holds
+// log2(n / 419,430) + 1 capped filters at most. A variable for the tests.
+var keySetFilterBytes = 512 << 10
 
 // Len returns the number of keys.
 func (s *KeySet) Len() int { return s.n }
@@ -168,14 +179,16 @@ func mergeKeys(a, b [][16]byte) [][16]byte {
 
 // diskRun is a sorted run of keys in an unlinked temporary file.
 type diskRun struct {
-	f     *os.File
-	n     int
-	first [][16]byte // the first key of each page of diskPage keys
-	bloom []uint64
+	f      *os.File
+	n      int
+	first  [][16]byte // the first key of each page of diskPage keys
+	bloom  []uint64
+	probes uint64 // bit positions of a key in bloom
 }
 
 // bloomBits is the Bloom filter's bits a key, bloomProbes its probes: a
-// false positive rate of about 1%.
+// false positive rate of about 1%. A filter capped by keySetFilterBytes
+// has fewer bits a key and takes fewer probes (bloomProbesFor).
 const (
 	bloomBits   = 10
 	bloomProbes = 7
@@ -196,10 +209,18 @@ func mix64(x uint64) uint64 {
 	return x ^ x>>31
 }
 
+// bloomProbesFor returns the probes that give the fewest false positives
+// for n keys in a filter of words 64-bit words: ln 2 times its bits a key,
+// at least one and at most bloomProbes.
+func bloomProbesFor(n, words int) uint64 {
+	k := (words*64*7 + n*5) / (n * 10) // ln 2 ≈ 0.7, rounded
+	return uint64(max(1, min(bloomProbes, k)))
+}
+
 func (d *diskRun) mayHave(k [16]byte) bool {
 	m := uint64(len(d.bloom)) * 64
 	h1, h2 := probes(k)
-	for i := range uint64(bloomProbes) {
+	for i := range d.probes {
 		bit := (h1 + i*h2) % m
 		if d.bloom[bit/64]&(1<<(bit%64)) == 0 {
 			return false
@@ -242,8 +263,9 @@ func writeDiskRun(n int, keys iter.Seq[[16]byte]) (*diskRun, error) {
 		return nil, err
 	}
 	_ = os.Remove(f.Name()) // the file lives as long as it is open
-	words := max(1, (n*bloomBits+63)/64)
-	d := &diskRun{f: f, bloom: make([]uint64, words), first: make([][16]byte, 0, (n+diskPage-1)/diskPage)}
+	words := max(1, min((n*bloomBits+63)/64, keySetFilterBytes/8))
+	d := &diskRun{f: f, bloom: make([]uint64, words), first: make([][16]byte, 0, (n+diskPage-1)/diskPage),
+		probes: bloomProbesFor(max(n, 1), words)}
 	m := uint64(words) * 64
 	w := bufio.NewWriterSize(f, 64<<10)
 	for k := range keys {
@@ -251,7 +273,7 @@ func writeDiskRun(n int, keys iter.Seq[[16]byte]) (*diskRun, error) {
 			d.first = append(d.first, k)
 		}
 		h1, h2 := probes(k)
-		for i := range uint64(bloomProbes) {
+		for i := range d.probes {
 			bit := (h1 + i*h2) % m
 			d.bloom[bit/64] |= 1 << (bit % 64)
 		}

@@ -110,6 +110,50 @@ func TestKeySetOnDisk(t *testing.T) {
 	}
 }
 
+// TestKeySetCappedFilterStaysExact: runs on disk whose filters are
+// capped far below their keys let most lookups through to a page, and the
+// set is still exact: a duplicate of the first key, many runs back, is
+// refused; every key added is found; no key never added is.
+func TestKeySetCappedFilterStaysExact(t *testing.T) {
+	smallMemoryRuns(t)
+	old := keySetFilterBytes
+	keySetFilterBytes = 64 // 512 bits for runs of 8,192 keys and more
+	t.Cleanup(func() { keySetFilterBytes = old })
+	var s KeySet
+	defer s.Close()
+	h := NewKeyHasher()
+	const n = 40 * keySetRecent
+	for i := range n {
+		if !s.Add(h.Key("k", fmt.Sprint(i))) {
+			t.Fatalf("key %d added twice", i)
+		}
+	}
+	if len(s.disk) == 0 {
+		t.Fatal("no run went to disk")
+	}
+	for _, d := range s.disk {
+		if len(d.bloom)*8 > keySetFilterBytes || d.probes != 1 {
+			t.Fatalf("a run of %d keys has a filter of %d bytes and %d probes", d.n, len(d.bloom)*8, d.probes)
+		}
+	}
+	if s.Add(h.Key("k", "0")) {
+		t.Fatal("the first key, far back on disk, was added again")
+	}
+	for i := range n {
+		if !s.Has(h.Key("k", fmt.Sprint(i))) {
+			t.Fatalf("key %d lost", i)
+		}
+	}
+	for range 20000 {
+		if s.Has(h.Key("k", fmt.Sprint(n+rand.IntN(1<<30)))) {
+			t.Fatal("a key never added is in the set")
+		}
+	}
+	if s.Len() != n || s.Err() != nil {
+		t.Fatalf("len %d, err %v", s.Len(), s.Err())
+	}
+}
+
 // TestKeySetReadFailureIsAnError: when a run on disk cannot be read back
 // (a failing disk; here its file closed under the set), a lookup that
 // needed it says "present" and the set's Err says why, instead of the
