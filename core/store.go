@@ -190,7 +190,11 @@ func (w *ChunkWriter) Finish(s *Session, d *Digest) (WrittenSession, error) {
 			replaced = append(replaced, c)
 		}
 	}
-	id, err := put(w.p, KindSession, &so)
+	b, err := encodeSessionObject(&so)
+	if err != nil {
+		return WrittenSession{}, fmt.Errorf("core: encode %s: %w", KindSession, err)
+	}
+	id, err := w.p.Put(b)
 	if err != nil {
 		return WrittenSession{}, err
 	}

@@ -239,26 +239,16 @@ func (r *run) addIndexed(id core.SessionID, w *core.WrittenSession) {
 	r.mu.Unlock()
 }
 
-// indexedChunks lists the chunks whose events went to the run's shards,
+// indexedChunks yields the chunks whose events went to the run's shards,
 // session by session in the order they were stored.
-func (r *run) indexedChunks() []core.IndexedChunk {
-	n := 0
-	for _, s := range r.indexed {
-		for _, f := range s.fresh {
-			if f {
-				n++
-			}
-		}
-	}
-	out := make([]core.IndexedChunk, 0, n)
+func (r *run) indexedChunks(yield func(core.IndexedChunk) bool) {
 	for _, s := range r.indexed {
 		for i, ref := range s.chunks {
-			if s.fresh[i] {
-				out = append(out, core.IndexedChunk{Session: s.id, Chunk: ref.ID})
+			if s.fresh[i] && !yield(core.IndexedChunk{Session: s.id, Chunk: ref.ID}) {
+				return
 			}
 		}
 	}
-	return out
 }
 
 // lockSession serializes the storing of one session id across workers and

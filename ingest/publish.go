@@ -59,8 +59,7 @@ func (r *run) publish(ctx context.Context, rs *refs.Refs) (_ *Report, err error)
 		gen.Shards = append(gen.Shards, prev.Shards...)
 	}
 	if len(r.newShards) > 0 {
-		list := &core.IndexedChunks{Chunks: r.indexedChunks()}
-		id, err := list.Put(r.batch)
+		id, err := core.PutIndexedChunks(r.batch, r.indexedChunks)
 		if err != nil {
 			return nil, err
 		}
