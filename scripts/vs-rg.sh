@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ctx beside rg on one generated corpus, in one run: builds the corpus once,
 # imports it (CTX_DAEMON=off), then alternates `ctx search Q --limit 10` and
-# `rg -l -i -F Q` over the raw history for the same queries and prints the
+# `rg -l -i -F --hidden Q` over the raw history (the agents' directories are
+# hidden: without --hidden rg reads none of it) for the same queries and prints the
 # median of each, their ratio (ctx / rg), the import's rate and CPU per event,
 # and the store's size against the raw history.
 #
@@ -37,7 +38,7 @@ echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ ! -d "$HOME/.claude" ]; then
 	./bin/ctx-corpus -home "$HOME" -events "$events" -seed 42
 fi
-raw=$(du -sb "$HOME" | cut -f1)
+raw=$(du -sbL "$HOME" | cut -f1)
 if [ ! -d "$CTX_HOME/refs" ]; then
 	t0=$(ms)
 	/usr/bin/time -f '%U %S %M' -o "$work/import.time" ./bin/ctx import --format json >"$work/import.json"
@@ -48,7 +49,7 @@ if [ ! -d "$CTX_HOME/refs" ]; then
 		printf "import: %d events in %.1f s, %d events/s, %.0f CPU-µs/event, peak %d MiB\n",
 			n, ms / 1000, n * 1000 / ms, (u + s) * 1e6 / n, rss / 1024 }'
 fi
-store=$(du -sb "$CTX_HOME" | cut -f1)
+store=$(du -sbL "$CTX_HOME" | cut -f1)
 echo "raw history: $((raw / 1048576)) MiB  store: $((store / 1048576)) MiB  ($((store * 100 / raw))% of raw)"
 
 queries=("flaky test timeout" "parseConfig" "connection refused" "apply_patch" "retry backoff"
@@ -63,7 +64,7 @@ for ((r = 0; r < rounds; r++)); do
 	for q in "${queries[@]}"; do
 		now; t0=$t; ./bin/ctx search "$q" --limit 10 >/dev/null; now
 		echo $((t - t0)) >>"$work/ctx.us"
-		now; t0=$t; rg -l -i -F "$q" "$HOME" >/dev/null || true; now
+		now; t0=$t; rg -l -i -F --hidden -L "$q" "$HOME" >/dev/null || true; now
 		echo $((t - t0)) >>"$work/rg.us"
 	done
 done
