@@ -72,3 +72,12 @@ func processCPU() time.Duration {
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// A filesystem outside wholeSyncFS (procfs here) gets no handle: its
+// batches fsync each file.
+func TestWholeSyncOnlyOnKnownFilesystems(t *testing.T) {
+	if f := openWholeSync("/proc"); f != nil {
+		f.Close()
+		t.Fatal("a filesystem sync handle on procfs")
+	}
+}
