@@ -24,7 +24,7 @@ func TestKernelAtLeast(t *testing.T) {
 // BenchmarkCommit writes and commits batches of 6 KB objects (about an
 // import's chunk), synced file by file and with the filesystem syncs; the
 // CPU of the commit's kernel work outside the process (write-back threads,
-// the journal's thread) shows only in the machine's figures, so compare
+// the journal's) shows only in the machine's figures, so compare
 // those too. commit-cpu-µs/object is the process's CPU in Commit alone.
 func BenchmarkCommit(b *testing.B) {
 	for _, c := range []struct {
