@@ -161,7 +161,7 @@ func TestFrontFallsBack(t *testing.T) {
 		name  string
 		reply string
 	}{
-		{"another version", `{"ok":false,"error":"daemon version \"0.0.1\", client \"0.1.0-dev\": run it yourself"}` + "\n"},
+		{"another version", `{"ok":false,"error":"daemon version \"0.0.1\", client \"0.1.0-dev\": answer it yourself"}` + "\n"},
 		{"died while serving", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

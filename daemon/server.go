@@ -147,41 +147,47 @@ func (d *daemon) handle(ctx context.Context, c net.Conn) {
 	}
 }
 
-// search answers a search over the daemon's open shards, as fresh as a
-// wake would have made it (see fresh).
+// search answers a search over the daemon's open shards (see read).
 func (d *daemon) search(ctx context.Context, req Request) Reply {
-	switch {
-	case d.opts.Search == nil:
-		return Reply{Error: "this daemon does not answer searches"}
-	case req.Version != d.opts.Version:
-		return Reply{Error: fmt.Sprintf("daemon version %q, client %q: search it yourself", d.opts.Version, req.Version)}
-	}
-	d.fresh(ctx)
-	out, damaged, err := d.opts.Search(ctx, req.Search)
-	if err != nil {
-		return Reply{Error: err.Error()}
-	}
-	d.answered(damaged)
-	return Reply{OK: true, Result: out}
+	return d.read(ctx, req, d.opts.Search != nil, "this daemon does not answer searches", func() (Reply, bool, error) {
+		out, damaged, err := d.opts.Search(ctx, req.Search)
+		return Reply{OK: true, Result: out}, damaged, err
+	})
 }
 
 // run runs a command line of the ctx front (ctx search) over the
-// daemon's open shards, as fresh as a wake would
-// have made it. An error means the front runs the command itself.
+// daemon's open shards (see read); a search that meets a damaged shard
+// asks for its repair itself. An error means the front runs it itself.
 func (d *daemon) run(ctx context.Context, req Request) Reply {
+	return d.read(ctx, req, d.opts.Command != nil, "this daemon runs no commands", func() (Reply, bool, error) {
+		out, err := d.opts.Command(ctx, req)
+		return Reply{OK: true, Run: &out}, false, err
+	})
+}
+
+// read answers a read a client hands over: refused (why) when this
+// daemon does not serve it or is another version, else answered as fresh
+// as a wake would have made it (see fresh) and counted; an answer that
+// met a damaged shard has it rebuilt from the store.
+func (d *daemon) read(ctx context.Context, req Request, serves bool, why string, answer func() (Reply, bool, error)) Reply {
 	switch {
-	case d.opts.Command == nil:
-		return Reply{Error: "this daemon runs no commands"}
+	case !serves:
+		return Reply{Error: why}
 	case req.Version != d.opts.Version:
-		return Reply{Error: fmt.Sprintf("daemon version %q, client %q: run it yourself", d.opts.Version, req.Version)}
+		return Reply{Error: fmt.Sprintf("daemon version %q, client %q: answer it yourself", d.opts.Version, req.Version)}
 	}
 	d.fresh(ctx)
-	out, err := d.opts.Command(ctx, req)
+	r, damaged, err := answer()
 	if err != nil {
 		return Reply{Error: err.Error()}
 	}
-	d.answered(false) // a search that meets a damaged shard asks for its repair itself
-	return Reply{OK: true, Run: &out}
+	if damaged {
+		d.kickRepair()
+	}
+	d.mu.Lock()
+	d.searches++
+	d.mu.Unlock()
+	return r
 }
 
 // fresh imports what the watches have seen change before a read (the
@@ -194,17 +200,6 @@ func (d *daemon) fresh(ctx context.Context) {
 		_, _ = d.await(wctx, d.request()) // past the wait: the committed generation, as a wake
 		cancel()
 	}
-}
-
-// answered counts a read answered for a client; one that met a damaged
-// shard has it rebuilt from the store.
-func (d *daemon) answered(damaged bool) {
-	if damaged {
-		d.kickRepair()
-	}
-	d.mu.Lock()
-	d.searches++
-	d.mu.Unlock()
 }
 
 // settle makes sure the event loop has noted every file event the kernel
