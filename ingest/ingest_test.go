@@ -16,6 +16,7 @@ import (
 	"ctx/maint"
 	"ctx/objects"
 	"ctx/query"
+	"ctx/refs"
 	"ctx/sources"
 	ctxstore "ctx/store"
 )
@@ -90,19 +91,34 @@ func TestImportThenUnchangedWritesNothing(t *testing.T) {
 	if after := f.objectCount(t); after != before {
 		t.Fatalf("unchanged re-import wrote %d objects", after-before)
 	}
-	// Touching a file without changing it re-reads it but publishes nothing.
+	// Touching a file without changing it re-reads it once: the generation
+	// that saves its new cursor shares everything else with the last one.
 	file := historyFiles(t, f.home, ".jsonl")[0]
 	later := time.Now().Add(time.Minute)
 	if err := os.Chtimes(file, later, later); err != nil {
 		t.Fatal(err)
 	}
 	touched := f.importOnce(t)
-	if touched.Published || touched.FilesRead != 1 {
-		t.Fatalf("touched file: published=%v files read=%d", touched.Published, touched.FilesRead)
+	if !touched.Published || touched.FilesRead != 1 || touched.EventsIndexed != 0 {
+		t.Fatalf("touched file: published=%v files read=%d indexed=%d", touched.Published, touched.FilesRead, touched.EventsIndexed)
 	}
-	if after := f.objectCount(t); after != before {
-		t.Fatalf("touched re-import wrote %d objects", after-before)
+	if touched.Generation.Tree != rep.Generation.Tree || shardNames(touched.Generation) != shardNames(rep.Generation) {
+		t.Fatal("touched re-import changed the tree or the shards")
 	}
+	if n := f.objectCount(t) - before; n != 2 {
+		t.Fatalf("touched re-import wrote %d objects, want 2 (cursors, generation)", n)
+	}
+	if again := f.importOnce(t); again.Published || again.FilesRead != 0 {
+		t.Fatalf("after the touch: published=%v files read=%d, want nothing read", again.Published, again.FilesRead)
+	}
+}
+
+func shardNames(g *refs.Generation) string {
+	var names []string
+	for _, s := range g.Shards {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, ",")
 }
 
 func TestAppendRewritesOnlyTail(t *testing.T) {

@@ -46,8 +46,11 @@ func (r *run) publish(ctx context.Context, rs *refs.Refs) (_ *Report, err error)
 	}
 	sources := r.sourceStats(cursors)
 	prev := r.st.prev
-	if prev != nil && treeID == prev.Tree && len(r.newShards) == 0 && !r.changedMissing && len(r.merged) == 0 &&
-		!r.forgetChanged && !statsChanged(prev, sources) {
+	// Only a generation saves cursors: a file re-read with nothing new (a
+	// touched file, a history moved to another path) still publishes one,
+	// or every later import would read it again.
+	if prev != nil && treeID == prev.Tree && curID == prev.Cursors && len(r.newShards) == 0 && !r.changedMissing &&
+		len(r.merged) == 0 && !r.forgetChanged && !statsChanged(prev, sources) {
 		r.batch.Abort()
 		return r.rep, nil
 	}
