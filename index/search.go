@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -274,18 +277,11 @@ func (c *collector) fetch(ctx context.Context, must query.Query, em eNode, f []q
 		}
 		window := page[:min(gw, len(page))]
 		page = page[len(window):]
-		for _, dm := range window {
-			n, err := c.expand(dm, em, true)
-			if err != nil {
-				if c.failed(nil, dm.Index, err) {
-					continue
-				}
-				return err
-			}
-			read++
-			total += uint64(n)
-			total-- // the group was counted once
+		r, matched, err := c.expandWindow(window, em, true)
+		if err != nil {
+			return err
 		}
+		read, total = read+r, total+matched-r // each group read was counted once
 		if len(window) < gw {
 			break
 		}
@@ -362,18 +358,11 @@ func (c *collector) fetchNewest(ctx context.Context, must query.Query, f []query
 		if round == 0 {
 			total, groups = res.Total, res.Total // one event for each group until it is read
 		}
-		for _, dm := range res.Hits {
-			k, err := c.expand(dm, nil, false)
-			if err != nil {
-				if c.failed(nil, dm.Index, err) {
-					continue
-				}
-				return err
-			}
-			read++
-			total += uint64(k)
-			total--
+		r, matched, err := c.expandWindow(res.Hits, nil, false)
+		if err != nil {
+			return err
 		}
+		read, total = read+r, total+matched-r
 		if len(res.Hits) < timeWindow {
 			break
 		}
@@ -403,36 +392,113 @@ func nthNewest(hits []core.Hit, n int) string {
 	return ts[len(ts)-n]
 }
 
-// expand reads a matched group's events and adds those that pass the
-// per-event filters, the excluded words and (when scored) em, returning how
-// many matched.
-func (c *collector) expand(dm *search.DocumentMatch, em eNode, scored bool) (int, error) {
-	g, err := c.loader.load(dm)
-	if err != nil {
-		return 0, err
+// groupRead is what expanding one group found: how many of its events
+// matched, the hits it would add in the order of its events, and the
+// error that stopped it (the hits before the error stand, as they did
+// when groups were expanded one by one).
+type groupRead struct {
+	matched int
+	hits    []pendingHit
+	err     error
+}
+
+// pendingHit is a matching event's hit; keep says it passed check.
+type pendingHit struct {
+	hit  core.Hit
+	keep bool
+}
+
+// expandWindow expands the groups of a window and adds what they hold
+// in the window's order, so hits, totals and errors are those of
+// expanding the groups one after the other. The groups' events are read
+// and scored in parallel (each group on its own, with a piece cache per
+// worker); loading the groups' stored hits, deduplicating and adding stay
+// in this goroutine. It returns the groups read and the events they
+// matched, and stops at the first error that is not a damaged shard's.
+func (c *collector) expandWindow(window []*search.DocumentMatch, em eNode, scored bool) (read, matched uint64, err error) {
+	groups := make([]groupHit, len(window))
+	reads := make([]groupRead, len(window))
+	for i, dm := range window {
+		groups[i], reads[i].err = c.loader.load(dm) // an error leaves nothing to score
 	}
+	workers := min(len(window), runtime.GOMAXPROCS(0), maxExpandWorkers)
+	next := atomic.Int64{}
+	work := func(cache *pieceCache) {
+		for {
+			i := int(next.Add(1) - 1)
+			if i >= len(window) {
+				return
+			}
+			if reads[i].err == nil {
+				reads[i] = c.expand(window[i], groups[i], em, scored, cache)
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work(newPieceCache())
+		}()
+	}
+	work(c.pieces)
+	wg.Wait()
+	for i, dm := range window {
+		g := &reads[i]
+		for _, p := range g.hits {
+			if c.seen[p.hit.EventID] {
+				continue
+			}
+			c.seen[p.hit.EventID] = true
+			if p.keep {
+				c.hits = append(c.hits, p.hit)
+			}
+		}
+		if g.err != nil {
+			if c.failed(nil, dm.Index, g.err) {
+				continue
+			}
+			return read, matched, g.err
+		}
+		read++
+		matched += uint64(g.matched)
+	}
+	return read, matched, nil
+}
+
+// maxExpandWorkers bounds the goroutines that score one window's groups.
+const maxExpandWorkers = 4
+
+// expand reads a matched group's events and returns those that pass the
+// per-event filters, the excluded words and (when scored) em. It writes
+// nothing of the collector's, so groups are expanded in parallel.
+func (c *collector) expand(dm *search.DocumentMatch, g groupHit, em eNode, scored bool, cache *pieceCache) groupRead {
+	var out groupRead
 	ch, err := c.r.chunks(g.Chunk)
 	if err != nil {
-		return 0, err
+		out.err = err
+		return out
 	}
-	matched := 0
 	for k, p := range g.pos {
 		if p >= ch.Len() {
-			return matched, shardErr(dm.Index, "read", ErrShardDamaged,
+			out.err = shardErr(dm.Index, "read", ErrShardDamaged,
 				fmt.Errorf("doc %s: position %d past its chunk of %d events", dm.ID, p, ch.Len()))
+			return out
 		}
 		if scored && !mayMatch(ch, p, g.RootSessionID, em) {
 			continue
 		}
 		e, err := ch.Event(p)
 		if err != nil {
-			return matched, err
+			out.err = err
+			return out
 		}
 		if !eventPasses(c.match, &c.q.Filter, c.scope, c.plan.fields, e) || c.r.isSuperseded(c.q.Superseded, dm.Index, e.ID) {
 			continue
 		}
 		cand := newCand(e, g.RootSessionID, c.r.code, g.lens[k])
-		cand.cache = c.pieces
+		cand.cache = cache
 		if excluded(c.plan.not, cand) {
 			continue
 		}
@@ -444,21 +510,16 @@ func (c *collector) expand(dm *search.DocumentMatch, em eNode, scored bool) (int
 			}
 			score = s
 		}
-		matched++
-		if c.seen[e.ID] {
-			continue
-		}
-		c.seen[e.ID] = true
+		out.matched++
 		if math.IsNaN(score) || math.IsInf(score, 0) {
 			score = 0
 		}
 		h := g.Hit
 		h.EventID, h.EventType, h.Role, h.Timestamp, h.Score, h.Partial = e.ID, e.Type, e.Role, e.Timestamp, score, c.partial
-		if c.check(&h, cand) {
-			c.hits = append(c.hits, h)
-		}
+		keep := c.check(&h, cand)
+		out.hits = append(out.hits, pendingHit{hit: h, keep: keep})
 	}
-	return matched, nil
+	return out
 }
 
 func excluded(not []eNode, cand *evCand) bool {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -425,5 +426,61 @@ func TestTotalSaysWhenItIsALowerBound(t *testing.T) {
 	}
 	if res.TotalExact || res.Total != uint64(len(docs)) {
 		t.Fatalf("no text: total %d, exact %v; want %d as a lower bound", res.Total, res.TotalExact, len(docs))
+	}
+}
+
+// TestParallelExpansionMatchesSequential: a window's groups are scored in
+// parallel, and the hits, their order and the totals are those of scoring
+// them one by one (GOMAXPROCS 1 runs a single worker).
+func TestParallelExpansionMatchesSequential(t *testing.T) {
+	words := []string{"kestrel", "harbor", "lantern", "quartz", "meadow", "falcon"}
+	var docs []Doc
+	for s := range 80 {
+		sess := newSession(fmt.Sprintf("par-%02d", s))
+		for e := range 12 {
+			// Varying repeats of the words give every group a different
+			// score and many events per group to score.
+			var b strings.Builder
+			for w, word := range words {
+				for range (s*7 + e*3 + w) % 4 {
+					b.WriteString(word + " ")
+				}
+			}
+			fmt.Fprintf(&b, "filler %d of %d", e, s)
+			docs = append(docs, newDoc(sess, fmt.Sprintf("e%d", e), core.TypeMessage, b.String()))
+		}
+	}
+	r := openIndex(t, docs)
+	queries := []Query{
+		{Text: "kestrel harbor", Limit: 50},
+		{Text: "lantern OR quartz", Limit: 200},
+		{Text: "meadow -falcon", Limit: 30},
+		{Text: "\"kestrel harbor\"", Limit: 40},
+		{Limit: 60}, // no text: newest first
+	}
+	run := func(procs int) []Result {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		var out []Result
+		for _, q := range queries {
+			res, err := r.Search(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, res)
+		}
+		return out
+	}
+	one := run(1)
+	for round := range 5 {
+		many := run(4)
+		for i, q := range queries {
+			if len(one[i].Hits) == 0 {
+				t.Fatalf("%q found nothing", q.Text)
+			}
+			if !reflect.DeepEqual(one[i], many[i]) {
+				t.Fatalf("round %d, %q: parallel scoring gave %v (total %d), one by one %v (total %d)", round, q.Text,
+					describe(many[i].Hits), many[i].Total, describe(one[i].Hits), one[i].Total)
+			}
+		}
 	}
 }
