@@ -16,9 +16,7 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
-	"fmt"
+	"bytes"
 	"os"
 	"strconv"
 	"syscall"
@@ -30,7 +28,7 @@ import (
 	"ctx/internal/exe"
 	"ctx/internal/version"
 	"ctx/store/layout"
-	"ctx/wake/wire"
+	"ctx/wake/wire/runop"
 )
 
 // core is the binary that has every command.
@@ -43,14 +41,14 @@ func main() {
 	}
 	bin, ok := exe.Find(core)
 	if !ok {
-		fmt.Fprintf(os.Stderr, "ctx: %s is neither beside ctx nor on PATH: build both with make build, "+
-			"or install them with go install ./cmd/ctx ./cmd/ctx-core ./cmd/ctx-mcp\n", core)
+		os.Stderr.WriteString("ctx: " + core + " is neither beside ctx nor on PATH: build both with make build, " +
+			"or install them with go install ./cmd/ctx ./cmd/ctx-core ./cmd/ctx-mcp\n")
 		os.Exit(1)
 	}
 	// ctx-core keeps the name it was run by (ctx), which the hooks it
 	// installs call it by.
 	err := syscall.Exec(bin, os.Args, os.Environ())
-	fmt.Fprintf(os.Stderr, "ctx: run %s: %v\n", bin, err) // Exec returns only when it failed
+	os.Stderr.WriteString("ctx: run " + bin + ": " + err.Error() + "\n") // Exec returns only when it failed
 	os.Exit(1)
 }
 
@@ -65,43 +63,40 @@ func viaDaemon(args []string) (code int, ok bool) {
 	if err != nil {
 		return 0, false
 	}
-	req := wire.Request{Op: "run", Version: version.Version, Args: args, Dir: dir, Env: os.Environ(),
+	req := runop.Request{Version: version.Version, Args: args, Dir: dir, Env: os.Environ(),
 		StdoutTTY: terminal(os.Stdout), StderrTTY: terminal(os.Stderr)}
 	if _, set := os.LookupEnv("COLUMNS"); !set && req.StdoutTTY {
 		if ws, err := unix.IoctlGetWinsize(int(os.Stdout.Fd()), unix.TIOCGWINSZ); err == nil && ws.Col > 0 {
 			req.Env = append(req.Env, "COLUMNS="+strconv.Itoa(int(ws.Col)))
 		}
 	}
-	line, err := json.Marshal(req)
-	if err != nil || len(line)+1 > wire.MaxRequest {
-		return 0, false
+	line, err := req.Append(make([]byte, 0, 8<<10))
+	if err != nil || len(line)+1 > runop.MaxRequest {
+		return 0, false // not valid UTF-8, or too long: ctx-core runs it
 	}
 	userHome := os.Getenv("HOME") // as ctx-core reads it
 	if userHome == "" {
 		userHome = "/"
 	}
-	c, err := dial(layout.Socket(layout.Home(os.Getenv, userHome)))
+	fd, err := dial(layout.Socket(layout.Home(os.Getenv, userHome)), runop.Wait)
 	if err != nil {
 		return 0, false
 	}
-	defer c.Close()
-	if err := c.SetDeadline(time.Now().Add(wire.RunWait)); err != nil {
+	defer syscall.Close(fd)
+	if err := writeAll(fd, append(line, '\n')); err != nil {
 		return 0, false
 	}
-	if _, err := c.Write(append(line, '\n')); err != nil {
-		return 0, false
-	}
-	answer, err := bufio.NewReader(c).ReadBytes('\n')
+	answer, err := readLine(fd)
 	if err != nil {
 		return 0, false // no daemon answered in time, or it died: ctx-core searches
 	}
-	var r wire.Reply
-	if err := json.Unmarshal(answer, &r); err != nil || !r.OK || r.Run == nil {
+	r, err := runop.ParseReply(answer)
+	if err != nil || !r.OK || !r.Ran {
 		return 0, false
 	}
-	_, _ = os.Stdout.WriteString(r.Run.Stdout)
-	_, _ = os.Stderr.WriteString(r.Run.Stderr)
-	return r.Run.Exit, true
+	_, _ = os.Stdout.WriteString(r.Stdout)
+	_, _ = os.Stderr.WriteString(r.Stderr)
+	return r.Exit, true
 }
 
 // terminal reports whether f is a terminal, as ctx-core decides it.
@@ -110,22 +105,75 @@ func terminal(f *os.File) bool {
 }
 
 // dial connects to the unix socket at path without the net package, which
-// would make this binary link the C resolver and start slower. The socket
-// is non-blocking, so the connection honours deadlines, and a daemon whose
-// backlog is full is not waited for.
-func dial(path string) (*os.File, error) {
+// would make this binary link the C resolver and start slower. The connect
+// does not block, so a daemon whose backlog is full is not waited for;
+// then the socket blocks, each read and write for at most wait, which
+// keeps the runtime's poller (its threads and set-up) out of a process
+// that does one exchange.
+func dial(path string, wait time.Duration) (int, error) {
 	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
 	if err != nil {
-		return nil, err
+		return -1, err
 	}
 	syscall.CloseOnExec(fd)
-	if err := syscall.SetNonblock(fd, true); err != nil {
-		syscall.Close(fd)
-		return nil, err
+	tv := syscall.NsecToTimeval(wait.Nanoseconds())
+	err = syscall.SetNonblock(fd, true)
+	if err == nil {
+		err = syscall.Connect(fd, &syscall.SockaddrUnix{Name: path})
 	}
-	if err := syscall.Connect(fd, &syscall.SockaddrUnix{Name: path}); err != nil {
-		syscall.Close(fd)
-		return nil, err
+	if err == nil {
+		err = syscall.SetNonblock(fd, false)
 	}
-	return os.NewFile(uintptr(fd), path), nil
+	if err == nil {
+		err = syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv)
+	}
+	if err == nil {
+		err = syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_SNDTIMEO, &tv)
+	}
+	if err != nil {
+		syscall.Close(fd)
+		return -1, err
+	}
+	return fd, nil
+}
+
+// writeAll writes b to fd; a timeout is an error (EAGAIN).
+func writeAll(fd int, b []byte) error {
+	for len(b) > 0 {
+		n, err := syscall.Write(fd, b)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		b = b[n:]
+	}
+	return nil
+}
+
+// readLine reads from fd up to its first newline (the one reply line);
+// a timeout or the end before it is an error.
+func readLine(fd int) ([]byte, error) {
+	buf := make([]byte, 0, 64<<10)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return nil, syscall.ECONNRESET
+		}
+		start := len(buf)
+		buf = buf[:start+n]
+		if i := bytes.IndexByte(buf[start:], '\n'); i >= 0 {
+			return buf[:start+i], nil
+		}
+	}
 }

@@ -1,21 +1,20 @@
 // Package wire declares the messages of the daemon's wake protocol: one
 // JSON request line on the store's socket, one JSON reply line (two for a
-// hook). It needs the standard library alone, so that the ctx front can
-// speak the protocol without linking the store, the index or the importer.
+// hook). It needs the standard library alone, so that it links without the
+// store, the index or the importer. The ctx front, which must start fast,
+// writes and reads the run op's lines with package runop instead, held to
+// these types' JSON by its tests.
 package wire
 
 import (
 	"encoding/json"
 	"time"
+
+	"ctx/wake/wire/runop"
 )
 
 // MaxRequest bounds one request line (a search's filters included).
-const MaxRequest = 64 << 10
-
-// RunWait bounds how long the ctx front waits for a run op's reply: the
-// daemon's wait for its import of what changed (a wake's 2 s) and the
-// search (5 s). Past it the front runs the command itself.
-const RunWait = 7 * time.Second
+const MaxRequest = runop.MaxRequest
 
 // Request is one wake-protocol request.
 type Request struct {
