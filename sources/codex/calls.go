@@ -46,7 +46,7 @@ func (p *parser) localShellCall(it *item) {
 	var a struct {
 		Command []string `json:"command"`
 	}
-	_ = json.Unmarshal(it.Action, &a)
+	_ = jsonx.Decode(it.Action, &a)
 	id := it.CallID
 	if id == "" {
 		id = it.ID
@@ -64,7 +64,7 @@ func (p *parser) webSearchCall(it *item) {
 		Query string `json:"query"`
 		URL   string `json:"url"`
 	}
-	_ = json.Unmarshal(it.Action, &a)
+	_ = jsonx.Decode(it.Action, &a)
 	text := a.Query
 	if text == "" {
 		text = a.URL

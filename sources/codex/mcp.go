@@ -71,7 +71,7 @@ func mcpText(s string) string {
 		return s
 	}
 	var ps parts
-	if json.Unmarshal([]byte(s), &ps) != nil || len(ps) == 0 {
+	if jsonx.Decode([]byte(s), &ps) != nil || len(ps) == 0 {
 		return s
 	}
 	return ps.join("\n")
@@ -117,7 +117,7 @@ func mcpResult(raw json.RawMessage) (string, bool) {
 		} `json:"Ok"`
 		Err json.RawMessage `json:"Err"`
 	}
-	if json.Unmarshal(raw, &r) != nil {
+	if jsonx.Decode(raw, &r) != nil {
 		return string(raw), false
 	}
 	if r.Ok != nil {

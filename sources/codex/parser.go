@@ -76,7 +76,7 @@ func (p *parser) line(l jsonl.Line) error {
 		return nil
 	}
 	var rec record
-	if err := json.Unmarshal(l.Data, &rec); err != nil {
+	if err := jsonx.Decode(l.Data, &rec); err != nil {
 		// A field of an unexpected type: keep what decoded.
 		p.problem(core.ProblemInvalidRecord)
 	}
@@ -191,7 +191,7 @@ func (p *parser) subagent(raw json.RawMessage) {
 	var src struct {
 		Subagent json.RawMessage `json:"subagent"`
 	}
-	if json.Unmarshal(raw, &src) != nil {
+	if jsonx.Decode(raw, &src) != nil {
 		return
 	}
 	if jsonx.FirstByte(src.Subagent) == '"' {
@@ -204,7 +204,7 @@ func (p *parser) subagent(raw json.RawMessage) {
 			Role   string `json:"agent_role"`
 		} `json:"thread_spawn"`
 	}
-	if json.Unmarshal(src.Subagent, &sub) != nil || sub.ThreadSpawn == nil {
+	if jsonx.Decode(src.Subagent, &sub) != nil || sub.ThreadSpawn == nil {
 		return
 	}
 	if sub.ThreadSpawn.Parent != "" {

@@ -104,12 +104,12 @@ func (p *parts) UnmarshalJSON(b []byte) error {
 	switch jsonx.FirstByte(b) {
 	case '[':
 		var ps []part
-		if json.Unmarshal(b, &ps) == nil {
+		if jsonx.Decode(b, &ps) == nil {
 			*p = ps
 		}
 	case '"':
 		var s string
-		if json.Unmarshal(b, &s) == nil {
+		if jsonx.Decode(b, &s) == nil {
 			*p = parts{{Type: "text", Text: s}}
 		}
 	}
@@ -161,7 +161,7 @@ func (o *output) UnmarshalJSON(b []byte) error {
 			Content json.RawMessage `json:"content"`
 			Success *bool           `json:"success"`
 		}
-		if json.Unmarshal(b, &v) == nil {
+		if jsonx.Decode(b, &v) == nil {
 			var ps parts
 			_ = ps.UnmarshalJSON(v.Content)
 			o.Text = ps.join("\n")

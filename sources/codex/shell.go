@@ -19,7 +19,7 @@ func shellCommand(args string) (cmd, patch string) {
 		Command json.RawMessage `json:"command"`
 		Cmd     string          `json:"cmd"`
 	}
-	if json.Unmarshal([]byte(args), &a) != nil {
+	if jsonx.Decode([]byte(args), &a) != nil {
 		return args, ""
 	}
 	switch {
@@ -27,7 +27,7 @@ func shellCommand(args string) (cmd, patch string) {
 		cmd = a.Cmd
 	case jsonx.FirstByte(a.Command) == '[':
 		var argv []string
-		_ = json.Unmarshal(a.Command, &argv)
+		_ = jsonx.Decode(a.Command, &argv)
 		if len(argv) >= 2 && isPatchTool(argv[0]) {
 			return "", argv[1]
 		}
@@ -56,7 +56,7 @@ func patchFromArgs(args string) string {
 	var a struct {
 		Input string `json:"input"`
 	}
-	if json.Unmarshal([]byte(args), &a) == nil && a.Input != "" {
+	if jsonx.Decode([]byte(args), &a) == nil && a.Input != "" {
 		return a.Input
 	}
 	return args
@@ -179,7 +179,7 @@ func jsonOutput(s string) (text string, exit *int, ok bool) {
 			ExitCode *int `json:"exit_code"`
 		} `json:"metadata"`
 	}
-	if json.Unmarshal([]byte(s), &o) != nil || o.Output == nil {
+	if jsonx.Decode([]byte(s), &o) != nil || o.Output == nil {
 		return "", nil, false
 	}
 	if o.Metadata != nil {
