@@ -8,8 +8,9 @@
 //
 // It exists because a process that links the index, the importer and the
 // store pays about 30 ms of start-up before its first line of work, more
-// than a warm search takes; this one links the wake protocol's messages
-// alone and starts in a few. Whenever the daemon does not answer (none
+// than a warm search takes; this one links the run op's lines (package
+// runop, without encoding/json) and the store's paths alone, and starts in
+// a few. Whenever the daemon does not answer (none
 // runs, it is another version, it refused, failed, died or was too slow),
 // nothing has been printed and ctx-core runs the command itself, so the
 // answer is the same either way.
