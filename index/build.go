@@ -98,6 +98,12 @@ func BuildShards(ctx context.Context, root string, docs <-chan Doc, opts BuildOp
 		wg    sync.WaitGroup
 	)
 	groups := make(chan *chunkGroup, opts.Shards)
+	// The writers merge their shards one at a time: a merge maps every
+	// segment it takes (up to mergeFanIn, see newBuilder), and two at once,
+	// the writers' last shards closing together at the end of an import,
+	// would double that peak. The merge is most of a close, and a writer
+	// waiting for its turn has no other work.
+	merges := make(chan struct{}, 1)
 	fail := func(err error) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -116,7 +122,7 @@ func BuildShards(ctx context.Context, root string, docs <-chan Doc, opts BuildOp
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			built, err := writeShards(ctx, root, groups, opts)
+			built, err := writeShards(ctx, root, groups, merges, opts)
 			mu.Lock()
 			defer mu.Unlock()
 			metas = append(metas, built...)
@@ -145,7 +151,7 @@ func removeShards(root string, metas []ShardMeta) {
 
 // writeShards is one writer: it receives groups until the channel closes,
 // writing them to its current shard, and returns the shards it completed.
-func writeShards(ctx context.Context, root string, docs <-chan *chunkGroup, opts BuildOptions) ([]ShardMeta, error) {
+func writeShards(ctx context.Context, root string, docs <-chan *chunkGroup, merges chan struct{}, opts BuildOptions) ([]ShardMeta, error) {
 	var (
 		built []ShardMeta
 		cur   *shardWriter
@@ -156,7 +162,7 @@ func writeShards(ctx context.Context, root string, docs <-chan *chunkGroup, opts
 			cur = nil
 			return nil
 		}
-		m, err := cur.finish(ctx)
+		m, err := cur.finish(ctx, merges)
 		cur = nil
 		if err == nil {
 			built = append(built, m)

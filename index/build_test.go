@@ -7,7 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 
@@ -36,6 +38,8 @@ func TestBuildDurability(t *testing.T) {
 		{"under one batch, two writers", 7, BuildOptions{Shards: 2}, -1},
 		{"many batches", 3000, BuildOptions{Shards: 2, BatchSize: 300}, 2},
 		{"max shard docs", 2500, BuildOptions{Shards: 1, BatchSize: 400, MaxShardDocs: 1000}, 3},
+		// a document a batch: about 150 segments a shard, merged in two passes
+		{"more segments than a merge takes", 300, BuildOptions{Shards: 2, BatchSize: core.ChunkSize}, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { checkBuild(t, tt.docs, tt.opts, tt.wantShards) })
@@ -104,6 +108,57 @@ func checkPrivate(t *testing.T, root string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestWritersMergeInTurn checks that a writer merges its shard only in
+// the build's turn to merge, which it gives back: while another writer
+// holds the turn, it publishes nothing and does not return.
+func TestWritersMergeInTurn(t *testing.T) {
+	root := t.TempDir()
+	docs := manyDocs(40)
+	groups := make(chan *chunkGroup, len(docs))
+	for _, g := range groupsOf(docs) {
+		groups <- g
+	}
+	close(groups)
+	merges := make(chan struct{}, 1)
+	merges <- struct{}{} // another writer's merge
+	type result struct {
+		built []ShardMeta
+		err   error
+	}
+	done := make(chan result)
+	go func() {
+		built, err := writeShards(context.Background(), root, groups, merges, BuildOptions{BatchSize: core.ChunkSize}.withDefaults())
+		done <- result{built, err}
+	}()
+	select {
+	case <-done:
+		t.Fatal("the writer finished while another merged")
+	case <-time.After(300 * time.Millisecond):
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), buildPrefix) {
+			t.Fatalf("%s published while another writer merged", e.Name())
+		}
+	}
+	<-merges
+	r := <-done
+	if r.err != nil || len(r.built) != 1 || r.built[0].Docs != len(docs) {
+		t.Fatalf("built %+v, %v; want one shard of %d events", r.built, r.err, len(docs))
+	}
+	if err := Verify(root, r.built[0].Name, len(docs)); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case merges <- struct{}{}:
+	default:
+		t.Fatal("the writer kept the turn to merge")
 	}
 }
 

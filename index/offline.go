@@ -19,6 +19,18 @@ func init() {
 	zapx.NewSegmentBufferNumResultsFactor = 0
 }
 
+// mergeFanIn is how many segments the builder's close merges at once
+// (bleve's default is 10). It takes the first mergeFanIn segments, merges
+// them into one at the end of the list and goes on until one is left, so
+// with ten a shard of 44 segments (a 200k import's, of about 1,000 events
+// each) merged 40 of them twice; with 64 every shard of up to 64 segments
+// is merged in one pass, which halved the merge's CPU (docs/benchmarks.md,
+// "One merge pass at a time"), and a shard of MaxShardEvents (about 260)
+// in two instead of three. A merge maps all the segments it takes; the
+// writers of a build merge one at a time (BuildShards), so that the peak
+// is one merge's.
+const mergeFanIn = 64
+
 // errBuildFailed marks a failure to write a shard.
 var errBuildFailed = errors.New("index: shard build failed")
 
@@ -33,6 +45,7 @@ func newBuilder(dir string, opts BuildOptions) (*builder, error) {
 	b, err := bleve.NewBuilder(dir, shardMapping{newMapping()}, map[string]interface{}{
 		"batchSize":       max(1, opts.BatchSize/core.ChunkSize), // documents, not events
 		"buildPathPrefix": dir,                                   // temporary segments live inside the shard's build dir
+		"mergeMax":        mergeFanIn,
 	})
 	if err != nil {
 		return nil, err

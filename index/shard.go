@@ -88,8 +88,9 @@ func (w *shardWriter) add(ctx context.Context, g *chunkGroup) error {
 
 // finish closes the index durably, makes the directory private and durable,
 // moves it to its final name and verifies it by reopening. On error the
-// shard is removed.
-func (w *shardWriter) finish(ctx context.Context) (ShardMeta, error) {
+// shard is removed. Its merge (the builder's close) waits for merges, the
+// build's one turn to merge (see BuildShards).
+func (w *shardWriter) finish(ctx context.Context, merges chan struct{}) (ShardMeta, error) {
 	defer w.unlock()
 	docs := w.seen.Len()
 	if err := w.seen.Err(); err != nil { // an event may have been left out as indexed already
@@ -98,7 +99,15 @@ func (w *shardWriter) finish(ctx context.Context) (ShardMeta, error) {
 		return ShardMeta{}, shardErr(w.name, "build", errBuildFailed, err)
 	}
 	w.seen.Close() // before the merge, which is the build's peak
-	if err := w.be.close(ctx); err != nil {
+	select {
+	case merges <- struct{}{}:
+	case <-ctx.Done():
+		w.abort()
+		return ShardMeta{}, ctx.Err()
+	}
+	err := w.be.close(ctx)
+	<-merges
+	if err != nil {
 		w.abort()
 		return ShardMeta{}, shardErr(w.name, "build", errBuildFailed, err)
 	}
