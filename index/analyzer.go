@@ -84,6 +84,8 @@ func (termsAnalyzer) Analyze(input []byte) analysis.TokenStream {
 // path suffixes and folded identifiers: see codeTokenizer's lean mode),
 // which a search finds through the terms they are made of and checks on
 // the event's text. sc is the caller's scratch space, nil for a new one.
+// The emitter hands each term to a sink (leanSink) as it finds it, making
+// no token (TestGroupTermsAsTokens: the same bytes as through tokens).
 func groupTerms(b []byte, text string, sc *termScratch) ([]byte, int) {
 	if sc == nil {
 		sc = &termScratch{}
@@ -94,22 +96,34 @@ func groupTerms(b []byte, text string, sc *termScratch) ([]byte, int) {
 	b = append(b, eventTerm...)
 	sc.input = append(sc.input[:0], text...)
 	sc.e.lean = true
-	toks, derived := sc.e.run(sc.input, false)
-	sc.set.reset(len(toks))
-	n := derived
-	for _, t := range toks {
-		if isStopWord(t.Term) {
-			continue
-		}
-		n++
-		at := len(b) + 1
-		b = append(b, termSep)
-		b = append(b, t.Term...)
-		if !sc.set.add(b, at, len(b)) {
-			b = b[:at-1] // a repeat
-		}
+	sc.set.reset(len(text) / 4) // room for a distinct term every 4 bytes: the set seldom grows
+	sc.sink = leanSink{b: b, set: &sc.set}
+	sc.e.sink = &sc.sink
+	_, derived := sc.e.run(sc.input, false)
+	sc.e.sink = nil
+	return sc.sink.b, sc.sink.n + derived
+}
+
+// leanSink is where the emitter of groupTerms puts the terms it emits,
+// instead of tokens: each term that is not a stop word is counted, and
+// appended to b after termSep unless the event has it already.
+type leanSink struct {
+	b   []byte
+	set *termSet
+	n   int
+}
+
+func (s *leanSink) add(term []byte) {
+	if isStopWord(term) {
+		return
 	}
-	return b, n
+	s.n++
+	at := len(s.b) + 1
+	s.b = append(s.b, termSep)
+	s.b = append(s.b, term...)
+	if !s.set.add(s.b, at, len(s.b)) {
+		s.b = s.b[:at-1] // a repeat
+	}
 }
 
 // termScratch is what groupTerms reuses from one event to the next, and
@@ -119,6 +133,7 @@ type termScratch struct {
 	input []byte
 	e     emitter
 	set   termSet
+	sink  leanSink
 	group []byte // the text of the group being built
 }
 
@@ -276,6 +291,11 @@ func (t codeTokenizer) Tokenize(input []byte) analysis.TokenStream {
 func (e *emitter) run(input []byte, groups bool) (analysis.TokenStream, int) {
 	e.arena.reset()
 	e.input, e.pos, e.derived, e.buf, e.seen = input, 0, 0, e.buf[:0], e.seen[:0]
+	if e.sink != nil && !groups {
+		e.c, e.cDone = span{}, false
+		eachWord(input, e.sinkWord)
+		return nil, e.derived
+	}
 	e.base = appendWordTokens(e.base[:0], &e.arena, input)
 	base := e.base
 	if e.out == nil {
@@ -323,6 +343,35 @@ func (e *emitter) run(input []byte, groups bool) (analysis.TokenStream, int) {
 	return e.out, e.derived
 }
 
+// sinkWord is run's loop for one word of the unicode tokenizer when the
+// emitter has a sink: the same steps on the word's bytes, without tokens.
+func (e *emitter) sinkWord(term []byte, start, end int, _ analysis.TokenType) {
+	input := e.input
+	for e.c.end <= start && e.c.end < len(input) {
+		e.c, e.cDone = nextCompound(input, e.c.end), false
+	}
+	if c := e.c; start >= c.start && end <= c.end {
+		if !e.cDone {
+			e.reset()
+			if c.end-c.start > end-start {
+				e.derive(e.lower(input[c.start:c.end]), c.start, c.end)
+				e.pathSuffixes(c)
+			}
+			e.cDone = true
+		}
+	} else {
+		e.reset()
+	}
+	if isPlainWord(term) {
+		if len(term) <= maxTermBytes && !e.isSeen(term) {
+			e.sink.add(term)
+		}
+		return
+	}
+	e.emit(start, end)
+	e.parts(start, end)
+}
+
 // sepAfter is the offset of the first eventSep at or after from, or
 // len(input).
 func sepAfter(input []byte, from int) int {
@@ -356,6 +405,9 @@ type emitter struct {
 
 	lean    bool // derived forms are counted (derived), not emitted
 	derived int
+	sink    *leanSink // when set, what is emitted goes there instead of out
+	c       span      // the compound of the current word (sinkWord)
+	cDone   bool      // its derived forms are counted
 }
 
 func (e *emitter) reset() { e.seen = e.seen[:0] }
@@ -364,6 +416,10 @@ func (e *emitter) reset() { e.seen = e.seen[:0] }
 // and has no parts, reusing it.
 func (e *emitter) emitBase(tok *analysis.Token) {
 	if len(tok.Term) > maxTermBytes || e.isSeen(tok.Term) {
+		return
+	}
+	if e.sink != nil {
+		e.sink.add(tok.Term)
 		return
 	}
 	e.pos++
@@ -392,6 +448,10 @@ func (e *emitter) derive(term []byte, start, end int) {
 
 func (e *emitter) emitTerm(term []byte, start, end int) {
 	if len(term) == 0 || len(term) > maxTermBytes || e.isSeen(term) {
+		return
+	}
+	if e.sink != nil {
+		e.sink.add(term)
 		return
 	}
 	e.pos++

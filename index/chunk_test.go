@@ -1,11 +1,14 @@
 package index
 
 import (
+	"bytes"
 	"encoding/json"
-	"github.com/blevesearch/bleve/v2/registry"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/blevesearch/bleve/v2/registry"
 
 	"ctx/core"
 )
@@ -275,6 +278,71 @@ func TestHasRunAsWords(t *testing.T) {
 					t.Fatalf("event %d (%.40q): hasRun(%q) = %v, want %v", i, text, run, got, want)
 				}
 			}
+		}
+	}
+}
+
+// groupTermsTokens is groupTerms through the emitter's tokens, as the code
+// analyzer makes them, instead of its sink: the lean analysis's tokens in
+// order, each distinct term that is not a stop word once.
+func groupTermsTokens(b []byte, text string) ([]byte, int) {
+	if len(b) > 0 {
+		b = append(b, termSep)
+	}
+	b = append(b, eventTerm...)
+	e := &emitter{lean: true}
+	toks, n := e.run([]byte(text), false)
+	seen := map[string]bool{}
+	for _, t := range toks {
+		if isStopWord(t.Term) {
+			continue
+		}
+		n++
+		if seen[string(t.Term)] {
+			continue
+		}
+		seen[string(t.Term)] = true
+		b = append(b, termSep)
+		b = append(b, t.Term...)
+	}
+	return b, n
+}
+
+// TestGroupTermsAsTokens checks that groupTerms, whose emitter hands each
+// term to a sink without making tokens, gives byte for byte what the
+// emitter's tokens give, on a corpus's events, the hostile texts and texts
+// made of their words mixed with odd bytes, with one scratch throughout.
+func TestGroupTermsAsTokens(t *testing.T) {
+	var texts []string
+	for d := range newCorpus(7).stream(3000) {
+		texts = append(texts, eventText(d.Event))
+	}
+	events := chunkEvents(t)
+	for i := range events {
+		texts = append(texts, eventText(&events[i]))
+	}
+	var fields []string
+	for _, s := range texts {
+		fields = append(fields, strings.Fields(s)...)
+	}
+	seps := []string{" ", "\t", "\n", "  ", "\r\n", "\u00a0", "\v", "", "/", ".", "'", ":", "-", "_", "\xff", "é", "日本", "A"}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 5000 {
+		var b strings.Builder
+		for range 1 + r.IntN(40) {
+			b.WriteString(fields[r.IntN(len(fields))])
+			b.WriteString(seps[r.IntN(len(seps))])
+		}
+		texts = append(texts, b.String())
+	}
+	sc := &termScratch{}
+	var got, want []byte
+	for i, text := range texts {
+		var n, wn int
+		got, n = groupTerms(got[:0], text, sc)
+		want, wn = groupTermsTokens(want[:0], text)
+		if !bytes.Equal(got, want) || n != wn {
+			t.Fatalf("text %d %q:\n got %d %q\nwant %d %q", i, text, n, got, wn, want)
 		}
 	}
 }

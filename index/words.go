@@ -35,12 +35,18 @@ func appendWordTokens(out analysis.TokenStream, arena *tokenArena, input []byte)
 		out = make(analysis.TokenStream, 0, len(input)/6+1)
 	}
 	pos := 1
-	add := func(term []byte, start, end int, typ analysis.TokenType) {
+	eachWord(input, func(term []byte, start, end int, typ analysis.TokenType) {
 		t := arena.token()
 		*t = analysis.Token{Term: term, Start: start, End: end, Position: pos, Type: typ}
 		out = append(out, t)
 		pos++
-	}
+	})
+	return out
+}
+
+// eachWord hands fn the terms, offsets and types of wordTokens(input) in
+// order, without making tokens.
+func eachWord(input []byte, fn func(term []byte, start, end int, typ analysis.TokenType)) {
 	for i := 0; i < len(input); {
 		if isASCIISpace(input[i]) {
 			i++
@@ -54,15 +60,14 @@ func appendWordTokens(out analysis.TokenStream, arena *tokenArena, input []byte)
 			end++
 		}
 		if ascii {
-			asciiWords(input, i, end, add)
+			asciiWords(input, i, end, fn)
 		} else {
 			for _, t := range bleveunicode.NewUnicodeTokenizer().Tokenize(input[i:end]) {
-				add(t.Term, i+t.Start, i+t.End, t.Type)
+				fn(t.Term, i+t.Start, i+t.End, t.Type)
 			}
 		}
 		i = end
 	}
-	return out
 }
 
 // tokenArena hands out tokens from blocks that reset keeps for reuse, so
