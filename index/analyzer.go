@@ -97,7 +97,7 @@ func groupTerms(b []byte, text string, sc *termScratch) ([]byte, int) {
 	sc.input = append(sc.input[:0], text...)
 	sc.e.lean = true
 	sc.set.reset(len(text) / 4) // room for a distinct term every 4 bytes: the set seldom grows
-	sc.sink = leanSink{b: b, set: &sc.set}
+	sc.sink = leanSink{b: b, set: &sc.set, stop: stopFilter()}
 	sc.e.sink = &sc.sink
 	_, derived := sc.e.run(sc.input, false)
 	sc.e.sink = nil
@@ -108,13 +108,14 @@ func groupTerms(b []byte, text string, sc *termScratch) ([]byte, int) {
 // instead of tokens: each term that is not a stop word is counted, and
 // appended to b after termSep unless the event has it already.
 type leanSink struct {
-	b   []byte
-	set *termSet
-	n   int
+	b    []byte
+	set  *termSet
+	n    int
+	stop *stopList
 }
 
 func (s *leanSink) add(term []byte) {
-	if isStopWord(term) {
+	if s.stop.has(term) {
 		return
 	}
 	s.n++

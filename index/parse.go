@@ -296,12 +296,21 @@ func HighlightTerms(text string) [][]string {
 // isStopWord reports whether term is on the stop list. It is asked of every
 // token of every event: it compares term with the few stop words of its
 // length and first byte, where a map lookup hashed every token.
-func isStopWord(term []byte) bool {
-	f := stopFilter()
-	if len(term) == 0 || len(term) >= len(f) {
+func isStopWord(term []byte) bool { return stopFilter().has(term) }
+
+// stopList is the stop list by length, then first byte, and a bit for each
+// (first byte, length) that some stop word has, which turns most words
+// away with one load.
+type stopList struct {
+	lens  [256]uint64 // bit n: a stop word of n bytes starts with the byte
+	words [][256][]string
+}
+
+func (l *stopList) has(term []byte) bool {
+	if len(term) == 0 || len(term) >= len(l.words) || l.lens[term[0]]&(1<<len(term)) == 0 {
 		return false
 	}
-	for _, w := range f[len(term)][term[0]] {
+	for _, w := range l.words[len(term)][term[0]] {
 		if string(term) == w {
 			return true
 		}
@@ -309,15 +318,20 @@ func isStopWord(term []byte) bool {
 	return false
 }
 
-// stopFilter is the stop list by length, then first byte.
-var stopFilter = sync.OnceValue(func() (f [][256][]string) {
+// stopFilter is the stop list as a stopList.
+var stopFilter = sync.OnceValue(func() *stopList {
+	l := &stopList{}
 	for w := range stopWords() {
-		for len(f) <= len(w) {
-			f = append(f, [256][]string{})
+		if len(w) >= 64 {
+			panic("index: a stop word of 64 bytes or more: " + w)
 		}
-		f[len(w)][w[0]] = append(f[len(w)][w[0]], w)
+		for len(l.words) <= len(w) {
+			l.words = append(l.words, [256][]string{})
+		}
+		l.words[len(w)][w[0]] = append(l.words[len(w)][w[0]], w)
+		l.lens[w[0]] |= 1 << len(w)
 	}
-	return f
+	return l
 })
 
 // stopWords is the English stop list of the analyzers.
