@@ -95,6 +95,10 @@ var (
 
 const encoderWindow = 1 << 20
 
+// maxPooledFile bounds the buffers fileBufs keeps: the file of one huge
+// object is not held for the life of the process.
+const maxPooledFile = 1 << 20
+
 // Store is a directory of immutable, compressed, content-addressed objects.
 //
 // An object file is a zstd frame of the object's bytes followed by the
@@ -231,8 +235,14 @@ func (b *Batch) Put(data []byte) (ID, error) {
 	if err != nil {
 		return id, writeError("write", id, err)
 	}
-	comp := encodeFile(data)
-	if err := writeTemp(f, comp); err != nil {
+	buf := fileBufs.Get().(*[]byte)
+	comp := appendFile((*buf)[:0], data)
+	err = writeTemp(f, comp)
+	if cap(comp) <= maxPooledFile {
+		*buf = comp
+		fileBufs.Put(buf)
+	}
+	if err != nil {
 		f.Close()
 		os.Remove(f.Name())
 		return id, writeError("write", id, err)
