@@ -308,28 +308,13 @@ func (e *emitter) run(input []byte, groups bool) (analysis.TokenStream, int) {
 		e.marker(0)
 		nextSep = sepAfter(input, 0)
 	}
-	var c span
-	cDone := false
+	e.c, e.cDone = span{}, false
 	for _, tok := range base {
 		for nextSep < tok.Start {
 			e.marker(nextSep)
 			nextSep = sepAfter(input, nextSep+1)
 		}
-		for c.end <= tok.Start && c.end < len(input) {
-			c, cDone = nextCompound(input, c.end), false
-		}
-		if tok.Start >= c.start && tok.End <= c.end {
-			if !cDone {
-				e.reset()
-				if c.end-c.start > tok.End-tok.Start {
-					e.derive(e.lower(input[c.start:c.end]), c.start, c.end)
-					e.pathSuffixes(c)
-				}
-				cDone = true
-			}
-		} else {
-			e.reset()
-		}
+		e.enterWord(tok.Start, tok.End)
 		if isPlainWord(tok.Term) {
 			e.emitBase(tok)
 			continue
@@ -344,25 +329,32 @@ func (e *emitter) run(input []byte, groups bool) (analysis.TokenStream, int) {
 	return e.out, e.derived
 }
 
+// enterWord moves the emitter to the word input[start:end]: to the
+// compound that holds it, whose derived forms it emits once (before the
+// compound's first word), and otherwise to a fresh set of the terms seen.
+func (e *emitter) enterWord(start, end int) {
+	for e.c.end <= start && e.c.end < len(e.input) {
+		e.c, e.cDone = nextCompound(e.input, e.c.end), false
+	}
+	c := e.c
+	if start < c.start || end > c.end {
+		e.reset()
+		return
+	}
+	if !e.cDone {
+		e.reset()
+		if c.end-c.start > end-start {
+			e.derive(e.lower(e.input[c.start:c.end]), c.start, c.end)
+			e.pathSuffixes(c)
+		}
+		e.cDone = true
+	}
+}
+
 // sinkWord is run's loop for one word of the unicode tokenizer when the
 // emitter has a sink: the same steps on the word's bytes, without tokens.
 func (e *emitter) sinkWord(term []byte, start, end int, _ analysis.TokenType) {
-	input := e.input
-	for e.c.end <= start && e.c.end < len(input) {
-		e.c, e.cDone = nextCompound(input, e.c.end), false
-	}
-	if c := e.c; start >= c.start && end <= c.end {
-		if !e.cDone {
-			e.reset()
-			if c.end-c.start > end-start {
-				e.derive(e.lower(input[c.start:c.end]), c.start, c.end)
-				e.pathSuffixes(c)
-			}
-			e.cDone = true
-		}
-	} else {
-		e.reset()
-	}
+	e.enterWord(start, end)
 	if isPlainWord(term) {
 		if len(term) <= maxTermBytes && !e.isSeen(term) {
 			e.sink.add(term)
@@ -407,8 +399,8 @@ type emitter struct {
 	lean    bool // derived forms are counted (derived), not emitted
 	derived int
 	sink    *leanSink // when set, what is emitted goes there instead of out
-	c       span      // the compound of the current word (sinkWord)
-	cDone   bool      // its derived forms are counted
+	c       span      // the compound of the current word (enterWord)
+	cDone   bool      // its derived forms are emitted
 }
 
 func (e *emitter) reset() { e.seen = e.seen[:0] }
@@ -417,10 +409,6 @@ func (e *emitter) reset() { e.seen = e.seen[:0] }
 // and has no parts, reusing it.
 func (e *emitter) emitBase(tok *analysis.Token) {
 	if len(tok.Term) > maxTermBytes || e.isSeen(tok.Term) {
-		return
-	}
-	if e.sink != nil {
-		e.sink.add(tok.Term)
 		return
 	}
 	e.pos++
