@@ -32,16 +32,17 @@ const (
 	// maxFetchRounds bounds the extra windows fetched when superseded hits
 	// or groups without a matching event leave too few candidates.
 	maxFetchRounds = 4
-	// groupWindow is the number of groups fetched per window of a text
-	// search (at least the limit): each is read from the store and its
-	// events scored.
-	groupWindow = 24
 	// maxTimeRounds bounds the windows of a search without text, which
 	// stops once no further group can hold a newer event.
 	maxTimeRounds = 64
 	// timeWindow is the number of groups per window without text.
 	timeWindow = 4
 )
+
+// groupWindow is the number of groups fetched per window of a text search
+// (at least the limit): each is read from the store and its events scored.
+// A variable only so that BenchmarkFirstStage can widen it.
+var groupWindow = 24
 
 // Query is one search. All filters combine with the text (and with each
 // other) by AND; a list filter matches any of its values.
