@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"slices"
+	"strconv"
 	"testing"
 
 	"ctx/index"
@@ -35,8 +36,9 @@ var firstStageQueries = []string{
 //
 //	CTX_QUERY_BENCH_STORE=S go test ./index/ -run '^$' -bench FirstStage -benchtime 1x
 //
-// Each query runs with the search's own window of groups and with one 16
-// times wider. It reports, over the queries that find anything, the score
+// Each query runs with the search's own window of groups (or the one
+// $CTX_FIRST_STAGE_WINDOW names) and with one 16 times wider than the
+// search's own. It reports, over the queries that find anything, the score
 // of the first hit as a fraction of the wider search's (median and 10th
 // percentile) and the share of the wider search's first ten hits found.
 func BenchmarkFirstStage(b *testing.B) {
@@ -56,16 +58,24 @@ func BenchmarkFirstStage(b *testing.B) {
 		}
 		return res.Results
 	}
+	own := index.SetGroupWindow(0)
+	index.SetGroupWindow(own)
+	window := own
+	if w := os.Getenv("CTX_FIRST_STAGE_WINDOW"); w != "" {
+		if window, err = strconv.Atoi(w); err != nil || window <= 0 {
+			b.Fatalf("CTX_FIRST_STAGE_WINDOW=%q: not a number of groups", w)
+		}
+	}
+	defer index.SetGroupWindow(own)
 	var ratios []float64
 	var shared, total int
 	for b.Loop() {
 		ratios, shared, total = ratios[:0], 0, 0
 		for _, q := range firstStageQueries {
-			got := search(q)
-			window := index.SetGroupWindow(0)
-			index.SetGroupWindow(16 * window)
-			wide := search(q)
 			index.SetGroupWindow(window)
+			got := search(q)
+			index.SetGroupWindow(16 * own)
+			wide := search(q)
 			if len(wide) == 0 || wide[0].Score <= 0 {
 				continue
 			}
