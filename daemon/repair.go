@@ -77,7 +77,9 @@ func (d *daemon) repairOnce(ctx context.Context) {
 
 // damagedShards returns the shards of the active generation that cannot
 // be opened (the check a search makes: sizes against the shard's sums,
-// bleve and bolt opening it), sorted; none when there is no generation.
+// bleve and bolt opening it, the index format), sorted; none when there is
+// no generation. A shard an earlier ctx wrote in an earlier index format
+// is rebuilt as a damaged one is, so that an upgrade needs no new import.
 // It reads no file whole, so it is cheap enough to run beside the passes;
 // ctx verify also hashes every file.
 func damagedShards(home string) []string {
@@ -99,7 +101,7 @@ func damagedShards(home string) []string {
 		if err == nil {
 			_ = r.Close()
 		}
-		if errors.Is(err, index.ErrShardDamaged) || errors.Is(err, index.ErrShardMissing) {
+		if errors.Is(err, index.ErrShardDamaged) || errors.Is(err, index.ErrShardMissing) || errors.Is(err, index.ErrShardFormat) {
 			out = append(out, sh.Name)
 		}
 	}

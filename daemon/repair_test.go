@@ -1,12 +1,16 @@
 package daemon_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/blevesearch/bleve/v2"
+
+	"ctx/index"
 	"ctx/maint"
 	"ctx/refs"
 	ctxstore "ctx/store"
@@ -169,5 +173,66 @@ func TestDaemonSurvivesSegmentCutUnderIt(t *testing.T) {
 	}
 	if st, err := wake.Status(s.store); err != nil || st.PID != before.PID {
 		t.Fatalf("not the same daemon after the repair: %+v %v", st, err)
+	}
+}
+
+// TestDaemonRebuildsOutdatedShards runs the built daemon on a store whose
+// shard an earlier ctx wrote in an earlier index format (format 2's
+// text field, analyzed by bleve): the shard opens as outdated, searches
+// leave it out with a warning, and the daemon rebuilds it from the store
+// when it starts, as it rebuilds a damaged one, so that an upgrade of ctx
+// needs no new import.
+func TestDaemonRebuildsOutdatedShards(t *testing.T) {
+	s := newScratch(t)
+	s.appendRecords(t, "x", "s1", "opening marmalade", 40)
+	s.run(t, "import")
+	name := s.firstShard(t)
+	writeFormat2Shard(t, filepath.Join(ctxstore.At(s.store).Index(), name))
+	if _, err := index.Open(ctxstore.At(s.store).Index(), []string{name}); !errors.Is(err, index.ErrShardFormat) {
+		t.Fatalf("the rewritten shard opens with %v, want ErrShardFormat", err)
+	}
+	if out := s.run(t, "search", "marmalade"); !strings.Contains(out, "Warning: partial results") {
+		t.Fatalf("search over the outdated shard does not warn:\n%s", out)
+	}
+
+	s.startDaemon(t)
+	eventually(t, "the rebuild at start", func() bool {
+		st, err := wake.Status(s.store)
+		return err == nil && st.Repair != nil && slices.Equal(st.Repair.Shards, []string{name}) && st.Repair.Generation > 0
+	})
+	if v, err := maint.Verify(s.store); err != nil || !v.OK {
+		t.Fatalf("verify after the rebuild: %+v %v", v, err)
+	}
+	if out := s.run(t, "search", "marmalade"); strings.Contains(out, "Warning") || !strings.Contains(out, "marmalade") {
+		t.Fatalf("search after the rebuild:\n%s", out)
+	}
+}
+
+// writeFormat2Shard replaces the shard at dir with one as format 2 wrote
+// it: the text field analyzed by bleve with the code analyzer.
+func writeFormat2Shard(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	dm := bleve.NewDocumentStaticMapping()
+	text := bleve.NewTextFieldMapping()
+	text.Analyzer = index.CodeAnalyzer
+	dm.AddFieldMappingsAt("text", text)
+	hit := bleve.NewTextFieldMapping()
+	hit.Store, hit.Index = true, false
+	dm.AddFieldMappingsAt("hit", hit)
+	dm.AddFieldMappingsAt("ev", bleve.NewKeywordFieldMapping())
+	m := bleve.NewIndexMapping()
+	m.DefaultMapping = dm
+	idx, err := bleve.New(dir, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := idx.Index("g1", map[string]string{"text": "opening marmalade", "hit": "2", "ev": "evt_0"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := idx.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

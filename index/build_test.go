@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -254,6 +255,25 @@ func TestShardErrors(t *testing.T) {
 			}
 		})
 	}
+	// Left out, not failing, when the reader skips what the store can
+	// rebuild: a search of the others says which it left out.
+	t.Run("skipped", func(t *testing.T) {
+		r, err := Open(root, []string{good, damaged, truncated, "format2", "0123abcd"}, SkipDamaged())
+		if err != nil {
+			t.Fatalf("Open with SkipDamaged: %v", err)
+		}
+		defer r.Close()
+		var left []string
+		for _, se := range r.Damaged() {
+			left = append(left, se.Shard)
+		}
+		if want := []string{damaged, truncated, "format2", "0123abcd"}; !slices.Equal(left, want) {
+			t.Fatalf("left out %v, want %v", left, want)
+		}
+		if got := r.Damaged()[2]; !errors.Is(got, ErrShardFormat) {
+			t.Fatalf("format 2 shard left out as %v, want ErrShardFormat", got)
+		}
+	})
 	t.Run("verify count", func(t *testing.T) {
 		err := Verify(root, good, 11)
 		var se *ShardError

@@ -87,9 +87,10 @@ func WithChunks(f func(chunk objects.ID) (*Chunk, error)) Option {
 	return func(c *readerConfig) { c.chunks = f }
 }
 
-// SkipDamaged makes Open leave out a shard that is damaged or missing
-// (ErrShardDamaged, ErrShardMissing) instead of failing: the Reader
-// searches the others and Damaged names what it left out. A search that
+// SkipDamaged makes Open leave out a shard that is damaged, missing or
+// of an earlier format (ErrShardDamaged, ErrShardMissing, ErrShardFormat)
+// instead of failing: the Reader searches the others and Damaged names
+// what it left out, which the store can rebuild. A search that
 // meets a damaged shard while it reads says so too (Result.Damaged).
 func SkipDamaged() Option { return func(c *readerConfig) { c.skipDamaged = true } }
 
@@ -101,7 +102,8 @@ func (r *Reader) Damaged() []*ShardError { return append([]*ShardError(nil), r.d
 // (recording it) rather than failing the open.
 func (r *Reader) skip(cfg readerConfig, err error) bool {
 	var se *ShardError
-	if !cfg.skipDamaged || !errors.As(err, &se) || !(errors.Is(err, ErrShardDamaged) || errors.Is(err, ErrShardMissing)) {
+	if !cfg.skipDamaged || !errors.As(err, &se) ||
+		!(errors.Is(err, ErrShardDamaged) || errors.Is(err, ErrShardMissing) || errors.Is(err, ErrShardFormat)) {
 		return false
 	}
 	r.damaged = append(r.damaged, se)

@@ -182,7 +182,7 @@ func shardRebuilds(home string, g *refs.Generation) []PendingRebuild {
 	for _, reason := range []string{ReasonShardFormat, ReasonShardMissing, ReasonShardDamaged} {
 		if n := counts[reason]; n > 0 {
 			out = append(out, PendingRebuild{Kind: "index_shards", Reason: reason, Count: n,
-				Fix: "run ctx verify: it names each shard; re-import into a new store to rebuild the index"})
+				Fix: "a running daemon rebuilds them from the store; else run ctx verify --repair"})
 		}
 	}
 	return out
