@@ -98,12 +98,10 @@ func BuildShards(ctx context.Context, root string, docs <-chan Doc, opts BuildOp
 		wg    sync.WaitGroup
 	)
 	groups := make(chan *chunkGroup, opts.Shards)
-	// The writers merge their shards one at a time: a merge maps every
-	// segment it takes (up to mergeFanIn, see newBuilder), and two at once,
-	// the writers' last shards closing together at the end of an import,
-	// would double that peak. The merge is most of a close, and a writer
-	// waiting for its turn has no other work.
-	merges := make(chan struct{}, 1)
+	// The writers merge their shards in turn while the input flows, and
+	// their last shards side by side once the parse's heap is returned
+	// (see mergeGate).
+	merges := newMergeGate()
 	fail := func(err error) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -151,18 +149,18 @@ func removeShards(root string, metas []ShardMeta) {
 
 // writeShards is one writer: it receives groups until the channel closes,
 // writing them to its current shard, and returns the shards it completed.
-func writeShards(ctx context.Context, root string, docs <-chan *chunkGroup, merges chan struct{}, opts BuildOptions) ([]ShardMeta, error) {
+func writeShards(ctx context.Context, root string, docs <-chan *chunkGroup, merges *mergeGate, opts BuildOptions) ([]ShardMeta, error) {
 	var (
 		built []ShardMeta
 		cur   *shardWriter
 	)
-	finish := func() error {
+	finish := func(last bool) error {
 		if cur.events() == 0 { // started, then every group went to the other writers
 			cur.abort()
 			cur = nil
 			return nil
 		}
-		m, err := cur.finish(ctx, merges)
+		m, err := cur.finish(ctx, merges, last)
 		cur = nil
 		if err == nil {
 			built = append(built, m)
@@ -184,13 +182,13 @@ func writeShards(ctx context.Context, root string, docs <-chan *chunkGroup, merg
 			if cur == nil {
 				return built, nil
 			}
-			return built, finish()
+			return built, finish(true)
 		}
 		if err := writeOne(ctx, root, &cur, d, opts); err != nil {
 			return built, err
 		}
 		if opts.MaxShardDocs > 0 && cur.events() >= opts.MaxShardDocs {
-			if err := finish(); err != nil {
+			if err := finish(false); err != nil {
 				return built, err
 			}
 		}

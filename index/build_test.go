@@ -123,8 +123,8 @@ func TestWritersMergeInTurn(t *testing.T) {
 		groups <- g
 	}
 	close(groups)
-	merges := make(chan struct{}, 1)
-	merges <- struct{}{} // another writer's merge
+	merges := newMergeGate()
+	merges.turn <- struct{}{} // another writer's merge
 	type result struct {
 		built []ShardMeta
 		err   error
@@ -148,7 +148,7 @@ func TestWritersMergeInTurn(t *testing.T) {
 			t.Fatalf("%s published while another writer merged", e.Name())
 		}
 	}
-	<-merges
+	<-merges.turn
 	r := <-done
 	if r.err != nil || len(r.built) != 1 || r.built[0].Docs != len(docs) {
 		t.Fatalf("built %+v, %v; want one shard of %d events", r.built, r.err, len(docs))
@@ -157,7 +157,7 @@ func TestWritersMergeInTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	select {
-	case merges <- struct{}{}:
+	case merges.turn <- struct{}{}:
 	default:
 		t.Fatal("the writer kept the turn to merge")
 	}

@@ -85,7 +85,9 @@
 // segment file in the shard's build directory, and Close merges them
 // mergeFanIn at a time into one segment, so an event is merged once in a
 // shard of up to mergeFanIn segments and about log64(segments) times in a
-// larger one; a build's writers merge one at a time. It replaced bleve's online index (docs/benchmarks.md, "The offline
+// larger one; a build's writers merge in turn while the input flows and
+// their last shards side by side once the parse's heap is returned (see
+// mergeGate). It replaced bleve's online index (docs/benchmarks.md, "The offline
 // builder and ASCII words"): 35% less CPU for a 200k import, a 38% smaller
 // index and a lower peak, with the same answers. The online index's merge
 // planner counts documents, and with a document per group every segment of

@@ -27,8 +27,8 @@ func init() {
 // is merged in one pass, which halved the merge's CPU (docs/benchmarks.md,
 // "One merge pass at a time"), and a shard of MaxShardEvents (about 260)
 // in two instead of three. A merge maps all the segments it takes; the
-// writers of a build merge one at a time (BuildShards), so that the peak
-// is one merge's.
+// writers of a build merge in turn, or side by side in the room the
+// parse's heap left (mergeGate), so that the peak is one merge's.
 const mergeFanIn = 64
 
 // errBuildFailed marks a failure to write a shard.

@@ -88,9 +88,9 @@ func (w *shardWriter) add(ctx context.Context, g *chunkGroup) error {
 
 // finish closes the index durably, makes the directory private and durable,
 // moves it to its final name and verifies it by reopening. On error the
-// shard is removed. Its merge (the builder's close) waits for merges, the
-// build's one turn to merge (see BuildShards).
-func (w *shardWriter) finish(ctx context.Context, merges chan struct{}) (ShardMeta, error) {
+// shard is removed. Its merge (the builder's close) waits for the build's
+// merges gate; last says that the build's input has ended (see mergeGate).
+func (w *shardWriter) finish(ctx context.Context, merges *mergeGate, last bool) (ShardMeta, error) {
 	defer w.unlock()
 	docs := w.seen.Len()
 	if err := w.seen.Err(); err != nil { // an event may have been left out as indexed already
@@ -99,14 +99,18 @@ func (w *shardWriter) finish(ctx context.Context, merges chan struct{}) (ShardMe
 		return ShardMeta{}, shardErr(w.name, "build", errBuildFailed, err)
 	}
 	w.seen.Close() // before the merge, which is the build's peak
-	select {
-	case merges <- struct{}{}:
-	case <-ctx.Done():
-		w.abort()
-		return ShardMeta{}, ctx.Err()
+	// The segments written so far: the last batch's is one more, small.
+	var bytes int64
+	if last {
+		bytes = dirSize(w.tmp)
 	}
-	err := w.be.close(ctx)
-	<-merges
+	done, err := merges.acquire(ctx, last, bytes)
+	if err != nil {
+		w.abort()
+		return ShardMeta{}, err
+	}
+	err = w.be.close(ctx)
+	done()
 	if err != nil {
 		w.abort()
 		return ShardMeta{}, shardErr(w.name, "build", errBuildFailed, err)

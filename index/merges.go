@@ -1,0 +1,88 @@
+package index
+
+import (
+	"context"
+	"runtime"
+	"runtime/debug"
+	"sync"
+)
+
+// mergeGate says when the writers of a build may merge their shards. A
+// merge maps every segment it takes (up to mergeFanIn, see newBuilder),
+// so its peak is the heap of the import around it plus those maps.
+//
+// While the input flows the writers take turns (one slot): a writer's
+// shard full at MaxShardDocs merges while the others convert, and two
+// merges at once would add both maps to the parse's heap. When the input
+// has ended that heap is garbage. The first writer to reach a last merge
+// of at least releaseMin bytes of segments returns it to the OS (once a
+// build), and from then on a last merge runs beside the one that holds the
+// turn when its segments fit in what was returned: the second map takes
+// the place of the heap it replaces, so the peak stays one merge's over
+// the parse's heap, and the end of an import, where one writer waited for
+// the other's merge on an idle core, keeps both cores busy
+// (docs/benchmarks.md, "The last merges side by side").
+type mergeGate struct {
+	turn    chan struct{} // the build's one turn to merge
+	release func() int64  // returns the free heap to the OS; the bytes returned
+	min     int64         // the segment bytes of a last merge worth a release
+
+	once  sync.Once
+	mu    sync.Mutex
+	spare int64 // returned bytes no merge beside the turn holds
+}
+
+// releaseMin is the size of a last merge's segments (about 40,000 events
+// of the generated corpus) from which a build releases the heap: under it
+// a merge is short enough to wait for its turn, and a daemon's small pass
+// pays no forced collection.
+const releaseMin = 16 << 20
+
+func newMergeGate() *mergeGate {
+	return &mergeGate{turn: make(chan struct{}, 1), release: releaseHeap, min: releaseMin}
+}
+
+// releaseHeap collects the garbage, returns the free heap to the OS and
+// says how many bytes it returned.
+func releaseHeap() int64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	debug.FreeOSMemory()
+	runtime.ReadMemStats(&after)
+	return int64(after.HeapReleased) - int64(before.HeapReleased)
+}
+
+// acquire waits until a merge of a shard whose segments take bytes may
+// run; last says that the build's input has ended. It returns the
+// function that ends the merge, or ctx's error.
+func (g *mergeGate) acquire(ctx context.Context, last bool, bytes int64) (func(), error) {
+	if last && bytes >= g.min {
+		g.once.Do(func() { g.spare = g.release() })
+	}
+	select {
+	case g.turn <- struct{}{}:
+		return func() { <-g.turn }, nil
+	default:
+	}
+	if last && g.beside(bytes) {
+		return func() { g.mu.Lock(); g.spare += bytes; g.mu.Unlock() }, nil
+	}
+	select {
+	case g.turn <- struct{}{}:
+		return func() { <-g.turn }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// beside takes bytes of the spare heap for a merge beside the turn, if
+// they fit.
+func (g *mergeGate) beside(bytes int64) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if bytes > g.spare {
+		return false
+	}
+	g.spare -= bytes
+	return true
+}

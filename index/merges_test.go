@@ -1,0 +1,215 @@
+package index
+
+import (
+	"context"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"ctx/core"
+)
+
+// writerRun is a writer started on a closed channel of groups.
+type writerRun struct {
+	done  chan struct{}
+	built []ShardMeta
+	err   error
+}
+
+func startWriter(root string, docs []Doc, gate *mergeGate, opts BuildOptions) *writerRun {
+	groups := make(chan *chunkGroup, len(docs))
+	for _, g := range groupsOf(docs) {
+		groups <- g
+	}
+	close(groups)
+	w := &writerRun{done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		w.built, w.err = writeShards(context.Background(), root, groups, gate, opts.withDefaults())
+	}()
+	return w
+}
+
+// finished reports whether the writer returned within wait.
+func (w *writerRun) finished(wait time.Duration) bool {
+	select {
+	case <-w.done:
+		return true
+	case <-time.After(wait):
+		return false
+	}
+}
+
+// published lists the shards of root that are not build directories.
+func published(t *testing.T, root string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), buildPrefix) {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// TestLastMergeBesideTheTurn holds the build's turn to merge (another
+// writer's merge) and checks which merges of a writer run beside it: a
+// last merge whose segments fit in the heap the build released does, and
+// gives the bytes back; a merge while the input flows, a last merge larger
+// than what was released, and one too small to release for, wait for the
+// turn.
+func TestLastMergeBesideTheTurn(t *testing.T) {
+	const big = 1 << 40
+	tests := []struct {
+		name     string
+		released int64 // what the gate's release returns; -1: the release must not run
+		min      int64
+		opts     BuildOptions
+		beside   bool
+	}{
+		{"last merge, fits in the released heap", big, 0, BuildOptions{}, true},
+		{"last merge, larger than the released heap", 1, 0, BuildOptions{}, false},
+		{"last merge under the size worth a release", -1, big, BuildOptions{}, false},
+		{"a merge while the input flows", big, 0, BuildOptions{MaxShardDocs: 20}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			docs := manyDocs(40)
+			gate := newMergeGate()
+			gate.min = tt.min
+			released := 0
+			gate.release = func() int64 {
+				released++
+				if tt.released < 0 {
+					t.Error("released the heap for a small merge")
+				}
+				return tt.released
+			}
+			if tt.opts.MaxShardDocs > 0 { // the build's input ended before, as far as the gate knows
+				gate.once.Do(func() { gate.spare = gate.release() })
+			}
+			tt.opts.BatchSize = core.ChunkSize
+			gate.turn <- struct{}{} // another writer's merge
+			w := startWriter(root, docs, gate, tt.opts)
+			if got := w.finished(300 * time.Millisecond); got != tt.beside {
+				t.Fatalf("the writer finished while another merged: %v, want %v", got, tt.beside)
+			}
+			if !tt.beside {
+				if p := published(t, root); len(p) > 0 {
+					t.Fatalf("%v published while another writer merged", p)
+				}
+			}
+			<-gate.turn
+			<-w.done
+			if w.err != nil || len(w.built) == 0 {
+				t.Fatalf("built %+v, %v", w.built, w.err)
+			}
+			sum := 0
+			for _, m := range w.built {
+				sum += m.Docs
+				if err := Verify(root, m.Name, m.Docs); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if sum != len(docs) {
+				t.Fatalf("built %d events, want %d", sum, len(docs))
+			}
+			if released > 1 {
+				t.Fatalf("released the heap %d times in one build", released)
+			}
+			if tt.released >= 0 && gate.spare != tt.released {
+				t.Fatalf("spare %d after the merges, want the %d released back", gate.spare, tt.released)
+			}
+		})
+	}
+}
+
+// TestShardsMergedBesideAsInTurn builds the same events as one shard
+// merged in the turn and as one merged beside it, and two writers merging
+// their last shards side by side: every query finds the same events with
+// the same scores.
+func TestShardsMergedBesideAsInTurn(t *testing.T) {
+	docs := manyDocs(600)
+	opts := BuildOptions{BatchSize: 4 * core.ChunkSize}
+	open := func(gate *mergeGate, writers int, holdTurn bool) *Reader {
+		t.Helper()
+		root := t.TempDir()
+		gate.min, gate.release = 0, func() int64 { return 1 << 40 }
+		if holdTurn {
+			gate.turn <- struct{}{}
+		}
+		groups := make(chan *chunkGroup, len(docs))
+		for _, g := range groupsOf(docs) {
+			groups <- g
+		}
+		close(groups)
+		var (
+			wg    sync.WaitGroup
+			mu    sync.Mutex
+			metas []ShardMeta
+		)
+		for range writers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				built, err := writeShards(context.Background(), root, groups, gate, opts.withDefaults())
+				if err != nil {
+					t.Error(err)
+				}
+				mu.Lock()
+				metas = append(metas, built...)
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+		if holdTurn {
+			<-gate.turn
+		}
+		if gate.spare != 1<<40 {
+			t.Fatalf("spare %d after the build", gate.spare)
+		}
+		r, err := Open(root, names(metas), eventsOf(docs))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { r.Close() })
+		return r
+	}
+	inTurn := open(newMergeGate(), 1, false)
+	beside := open(newMergeGate(), 1, true)
+	twoBeside := open(newMergeGate(), 2, true)
+	twoAtOnce := open(newMergeGate(), 2, false)
+	for _, q := range []Query{{Text: "walrus", Limit: 1000}, {Text: "number 17", Limit: 50}, {Text: "event 599"}} {
+		want := find(t, inTurn, q)
+		if len(want) == 0 {
+			t.Fatalf("%q found nothing", q.Text)
+		}
+		for name, r := range map[string]*Reader{"beside": beside} {
+			if got := find(t, r, q); !slices.Equal(describe(got), describe(want)) {
+				t.Errorf("%s: %q found %v, want %v", name, q.Text, describe(got), describe(want))
+			}
+		}
+		for name, r := range map[string]*Reader{"two beside": twoBeside, "two at once": twoAtOnce} {
+			if got := find(t, r, q); !slices.Equal(sortedIDs(got), sortedIDs(want)) {
+				t.Errorf("%s: %q found %v, want %v", name, q.Text, sortedIDs(got), sortedIDs(want))
+			}
+		}
+	}
+}
+
+func sortedIDs(hits []core.Hit) []string {
+	var out []string
+	for _, id := range ids(hits) {
+		out = append(out, id.String())
+	}
+	slices.Sort(out)
+	return out
+}
