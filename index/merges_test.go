@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -86,15 +87,15 @@ func TestLastMergeBesideTheTurn(t *testing.T) {
 			gate := newMergeGate()
 			gate.min = tt.min
 			released := 0
-			gate.release = func() int64 {
+			gate.release = func() (int64, int64) {
 				released++
 				if tt.released < 0 {
 					t.Error("released the heap for a small merge")
 				}
-				return tt.released
+				return tt.released, big
 			}
 			if tt.opts.MaxShardDocs > 0 { // the build's input ended before, as far as the gate knows
-				gate.once.Do(func() { gate.spare = gate.release() })
+				gate.once.Do(func() { gate.spare, gate.kept = gate.release() })
 			}
 			tt.opts.BatchSize = core.ChunkSize
 			gate.turn <- struct{}{} // another writer's merge
@@ -142,7 +143,7 @@ func TestShardsMergedBesideAsInTurn(t *testing.T) {
 	open := func(gate *mergeGate, writers int, holdTurn bool) *Reader {
 		t.Helper()
 		root := t.TempDir()
-		gate.min, gate.release = 0, func() int64 { return 1 << 40 }
+		gate.min, gate.release = 0, func() (int64, int64) { return 1 << 40, 1 << 40 }
 		if holdTurn {
 			gate.turn <- struct{}{}
 		}
@@ -212,4 +213,51 @@ func sortedIDs(hits []core.Hit) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// TestMergeBesideHoldsTheHeap: while a merge runs beside the turn, the
+// runtime's memory limit holds the Go memory to what the release kept plus
+// the returned bytes no map took, and the process's own limit comes back
+// when the last such merge ends.
+func TestMergeBesideHoldsTheHeap(t *testing.T) {
+	const own = 1 << 40
+	old := debug.SetMemoryLimit(own)
+	t.Cleanup(func() { debug.SetMemoryLimit(old) })
+	const kept, freed = 300 << 20, 100 << 20
+	gate := newMergeGate()
+	gate.release = func() (int64, int64) { return freed, kept }
+	ctx := context.Background()
+	inTurn, err := gate.acquire(ctx, true, 40<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := debug.SetMemoryLimit(-1); got != own {
+		t.Fatalf("limit %d with one merge, in the turn; want the process's %d", got, own)
+	}
+	first, err := gate.acquire(ctx, true, 30<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := debug.SetMemoryLimit(-1), int64(kept+freed-30<<20); got != want {
+		t.Fatalf("limit %d with a merge beside the turn, want %d", got, want)
+	}
+	second, err := gate.acquire(ctx, true, 20<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := debug.SetMemoryLimit(-1), int64(kept+freed-50<<20); got != want {
+		t.Fatalf("limit %d with two merges beside the turn, want %d", got, want)
+	}
+	first()
+	if got, want := debug.SetMemoryLimit(-1), int64(kept+freed-20<<20); got != want {
+		t.Fatalf("limit %d once one ended, want %d", got, want)
+	}
+	second()
+	inTurn()
+	if got := debug.SetMemoryLimit(-1); got != own {
+		t.Fatalf("limit %d after the merges, want the process's %d back", got, own)
+	}
+	if gate.spare != freed {
+		t.Fatalf("spare %d after the merges, want %d", gate.spare, freed)
+	}
 }
