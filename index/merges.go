@@ -84,8 +84,16 @@ func (g *mergeGate) acquire(ctx context.Context, last bool, bytes int64) (func()
 	}
 }
 
+// limitHeld is held by the build whose merges beside the turn set the
+// runtime's memory limit, which is the process's: two builds at once in
+// one process (a test's, or two stores' writers) would otherwise each
+// restore the limit the other set. A build that finds it held merges in
+// its turn.
+var limitHeld sync.Mutex
+
 // takeSpare takes bytes of the returned room for a merge beside the turn,
-// if they fit, and holds the Go memory to the rest (see mergeGate).
+// if they fit and no other build holds the memory limit, and holds the Go
+// memory to the rest (see mergeGate).
 func (g *mergeGate) takeSpare(bytes int64) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -93,6 +101,9 @@ func (g *mergeGate) takeSpare(bytes int64) bool {
 		return false
 	}
 	if g.beside == 0 {
+		if !limitHeld.TryLock() {
+			return false
+		}
 		g.limit = debug.SetMemoryLimit(-1)
 	}
 	g.spare -= bytes
@@ -109,6 +120,7 @@ func (g *mergeGate) giveSpare(bytes int64) {
 	g.beside--
 	if g.beside == 0 {
 		debug.SetMemoryLimit(g.limit)
+		limitHeld.Unlock()
 		return
 	}
 	debug.SetMemoryLimit(min(g.limit, g.kept+g.spare))

@@ -261,3 +261,44 @@ func TestMergeBesideHoldsTheHeap(t *testing.T) {
 		t.Fatalf("spare %d after the merges, want %d", gate.spare, freed)
 	}
 }
+
+// TestTwoBuildsOneLimit: of two builds in one process, only the first to
+// merge beside its turn sets the memory limit; the other merges in its
+// turn until the first is done, so that the process's limit comes back.
+func TestTwoBuildsOneLimit(t *testing.T) {
+	const own = 1 << 40
+	old := debug.SetMemoryLimit(own)
+	t.Cleanup(func() { debug.SetMemoryLimit(old) })
+	ctx := context.Background()
+	gates := [2]*mergeGate{newMergeGate(), newMergeGate()}
+	var inTurn [2]func()
+	for i, g := range gates {
+		g.release = func() (int64, int64) { return 100 << 20, 300 << 20 }
+		var err error
+		if inTurn[i], err = g.acquire(ctx, true, 40<<20); err != nil {
+			t.Fatal(err)
+		}
+	}
+	beside, err := gates[0].acquire(ctx, true, 30<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := debug.SetMemoryLimit(-1)
+	if gates[1].takeSpare(30 << 20) {
+		t.Fatal("a second build merged beside its turn while the first held the limit")
+	}
+	if got := debug.SetMemoryLimit(-1); got != limit {
+		t.Fatalf("limit %d after the second build's try, want %d", got, limit)
+	}
+	beside()
+	if !gates[1].takeSpare(30 << 20) {
+		t.Fatal("the second build cannot merge beside its turn once the first is done")
+	}
+	gates[1].giveSpare(30 << 20)
+	for _, done := range inTurn {
+		done()
+	}
+	if got := debug.SetMemoryLimit(-1); got != own {
+		t.Fatalf("limit %d after both builds, want the process's %d back", got, own)
+	}
+}
