@@ -130,10 +130,14 @@ func TestSyncOverGitDaemon(t *testing.T) {
 	l.Close()
 	d := exec.Command("git", "daemon", "--export-all", "--enable=receive-pack", "--reuseaddr",
 		"--listen=127.0.0.1", fmt.Sprintf("--port=%d", port), "--base-path="+filepath.Dir(dir), filepath.Dir(dir))
+	// git runs git-daemon as its child: both go in a group of their own,
+	// which the cleanup kills whole (killing git alone left git-daemon
+	// listening, holding whatever the test process had open).
+	d.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := d.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = d.Process.Kill(); _ = d.Wait() })
+	t.Cleanup(func() { _ = syscall.Kill(-d.Process.Pid, syscall.SIGKILL); _ = d.Wait() })
 	url := fmt.Sprintf("git://127.0.0.1:%d/%s", port, filepath.Base(dir))
 	for i := 0; ; i++ { // until the daemon listens
 		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
