@@ -101,7 +101,7 @@ func damagedShards(home string) []string {
 		if err == nil {
 			_ = r.Close()
 		}
-		if errors.Is(err, index.ErrShardDamaged) || errors.Is(err, index.ErrShardMissing) || errors.Is(err, index.ErrShardFormat) {
+		if index.Rebuildable(err) {
 			out = append(out, sh.Name)
 		}
 	}

@@ -61,3 +61,13 @@ func shardErr(shard, op string, kind, cause error) *ShardError {
 	}
 	return &ShardError{Shard: shard, Op: op, Err: fmt.Errorf("%w: %w", kind, cause)}
 }
+
+// Rebuildable reports whether err is a shard's that the store can rebuild
+// from its objects: damaged, missing or of an earlier format. A reader
+// that skips damaged shards leaves these out, and the daemon and ctx
+// verify --repair rebuild them.
+func Rebuildable(err error) bool {
+	var se *ShardError
+	return errors.As(err, &se) &&
+		(errors.Is(err, ErrShardDamaged) || errors.Is(err, ErrShardMissing) || errors.Is(err, ErrShardFormat))
+}

@@ -102,8 +102,7 @@ func (r *Reader) Damaged() []*ShardError { return append([]*ShardError(nil), r.d
 // (recording it) rather than failing the open.
 func (r *Reader) skip(cfg readerConfig, err error) bool {
 	var se *ShardError
-	if !cfg.skipDamaged || !errors.As(err, &se) ||
-		!(errors.Is(err, ErrShardDamaged) || errors.Is(err, ErrShardMissing) || errors.Is(err, ErrShardFormat)) {
+	if !cfg.skipDamaged || !Rebuildable(err) || !errors.As(err, &se) {
 		return false
 	}
 	r.damaged = append(r.damaged, se)

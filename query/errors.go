@@ -90,12 +90,12 @@ func CodeOf(err error) Code {
 	return ""
 }
 
-// indexError is the error of a failed index operation: a damaged or
-// missing shard is CodeDamaged naming the shard (a name of the store, never
+// indexError is the error of a failed index operation: a damaged, missing
+// or outdated shard (index.Rebuildable) is CodeDamaged naming the shard (a name of the store, never
 // a path), anything else CodeIndex with msg.
 func indexError(msg string, err error) *Error {
 	var se *index.ShardError
-	if errors.As(err, &se) && (errors.Is(err, index.ErrShardDamaged) || errors.Is(err, index.ErrShardMissing)) {
+	if index.Rebuildable(err) && errors.As(err, &se) {
 		return &Error{Code: CodeDamaged, Err: err, Message: fmt.Sprintf(
 			"index shard %s is damaged: run ctx verify (ctx verify --repair rebuilds it from the objects)", se.Shard)}
 	}
