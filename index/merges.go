@@ -32,6 +32,7 @@ type mergeGate struct {
 	turn    chan struct{}              // the build's one turn to merge
 	release func() (freed, kept int64) // returns the free heap to the OS: the bytes returned, the Go memory left
 	min     int64                      // the segment bytes of a last merge worth a release
+	waiting func()                     // if set, called when a merge waits for the turn (tests)
 
 	once   sync.Once
 	mu     sync.Mutex
@@ -75,6 +76,9 @@ func (g *mergeGate) acquire(ctx context.Context, last bool, bytes int64) (func()
 	}
 	if last && g.takeSpare(bytes) {
 		return func() { g.giveSpare(bytes) }, nil
+	}
+	if g.waiting != nil {
+		g.waiting()
 	}
 	select {
 	case g.turn <- struct{}{}:
