@@ -301,6 +301,13 @@ func (c *collector) fetch(ctx context.Context, must query.Query, em eNode, f []q
 // groups of one score are returned by id.
 func (c *collector) groups(ctx context.Context, bq query.Query, size, from int, ordered *bool) (*bleve.SearchResult, error) {
 	ask := func(n int, sorted bool) (*bleve.SearchResult, error) {
+		if !sorted && from == 0 && leanFirstStage {
+			if words := leanWords(bq); words != nil {
+				if res, ok := c.leanGroups(ctx, words, n); ok {
+					return res, nil
+				}
+			}
+		}
 		req := bleve.NewSearchRequestOptions(bq, n, from, false)
 		if sorted {
 			req.SortBy([]string{"-_score", "-" + fieldTS, "_id"})

@@ -1,0 +1,413 @@
+package index
+
+import (
+	"cmp"
+	"context"
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
+)
+
+// The first stage of most text searches, without bleve's searchers.
+//
+// A search's first stage asks for the best groups of every shard and how
+// many match (collector.groups). Its query is most often a plain one:
+// every word required, each word the sum of its forms' BM25 (bm25Query,
+// formsQuery). Bleve answers it with a stack of searchers that hands a
+// pooled DocumentMatch up through the forms, the conjunction and the
+// collector for every posting of every form, and on a store of a million
+// events that stack, not the postings, was most of the cost: walking the
+// same postings, scoring and keeping the best took about a third of the
+// CPU (docs/benchmarks.md, "The first stage without bleve's searchers").
+//
+// leanGroups runs that query over the segments' postings itself: per
+// shard, the rarest word's forms lead and the others are advanced to its
+// documents, and a document that holds every word is scored and counted.
+// It answers what bleve would, bit for bit: the same documents, the same
+// total, and the same scores, summed in the order bleve sums them (a
+// word's forms in their order, the words by their postings count in the
+// shard, as bleve's conjunction orders its searchers). Any other shape of
+// query (exact identifiers, a folded identifier's alternative, filters,
+// the broad query), a page past the first, and any error leave the
+// request to bleve.
+
+// leanFirstStage turns leanGroups on; tests turn it off to compare.
+var leanFirstStage = true
+
+// leanForm is one form of a word: its term and the weight of its BM25.
+type leanForm struct {
+	term   []byte
+	weight float64
+}
+
+// leanWords returns the words of a query leanGroups can run, each as its
+// forms, or nil.
+func leanWords(q query.Query) [][]leanForm {
+	if d, ok := q.(*query.DisjunctionQuery); ok { // the narrow query: its conjunction alone
+		if len(d.Disjuncts) != 1 || d.Min > 1 {
+			return nil
+		}
+		q = d.Disjuncts[0]
+	}
+	var words [][]leanForm
+	add := func(q query.Query) bool {
+		switch q := q.(type) {
+		case *bm25Query:
+			if q.field != fieldText {
+				return false
+			}
+			words = append(words, []leanForm{{term: []byte(q.term), weight: q.idf * q.boost}})
+			return true
+		case *formsQuery:
+			if len(q.alts) > 0 || len(q.forms) == 0 {
+				return false
+			}
+			w := make([]leanForm, 0, len(q.forms))
+			for _, f := range q.forms {
+				if f.field != fieldText {
+					return false
+				}
+				w = append(w, leanForm{term: []byte(f.term), weight: f.idf * f.boost})
+			}
+			words = append(words, w)
+			return true
+		}
+		return false
+	}
+	if c, ok := q.(*query.ConjunctionQuery); ok {
+		if len(c.Conjuncts) == 0 {
+			return nil
+		}
+		for _, k := range c.Conjuncts {
+			if !add(k) {
+				return nil
+			}
+		}
+		return words
+	}
+	if !add(q) {
+		return nil
+	}
+	return words
+}
+
+// leanHit is a matched document of one shard.
+type leanHit struct {
+	score float64
+	seg   int
+	num   uint64
+}
+
+// leanGroups returns the n best groups of the shards for words and how
+// many match, as bleve's request of size n from 0 would; ok is false when
+// a shard could not be read this way (bleve then answers, and reports it).
+func (c *collector) leanGroups(ctx context.Context, words [][]leanForm, n int) (*bleve.SearchResult, bool) {
+	shards := c.r.shards
+	snaps := make([]*scorch.IndexSnapshot, len(shards))
+	for i, sh := range shards {
+		rdr, err := c.loader.reader(sh)
+		if err != nil {
+			return nil, false
+		}
+		if snaps[i], _ = rdr.(*scorch.IndexSnapshot); snaps[i] == nil {
+			return nil, false
+		}
+	}
+	type answer struct {
+		hits  []leanHit
+		total uint64
+		err   error
+	}
+	answers := make([]answer, len(shards))
+	var wg sync.WaitGroup
+	next := make(chan int, len(shards))
+	for i := range shards {
+		next <- i
+	}
+	close(next)
+	for range min(len(shards), runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				a := &answers[i]
+				a.err = onMappedPages(shards[i], "search", func() error {
+					var err error
+					a.hits, a.total, err = leanShard(ctx, snaps[i], words, n)
+					return err
+				})
+			}
+		}()
+	}
+	wg.Wait()
+	res := &bleve.SearchResult{Status: &bleve.SearchStatus{Total: len(shards), Successful: len(shards)}}
+	type ranked struct {
+		score float64
+		shard int
+		hit   leanHit
+	}
+	var all []ranked
+	for i, a := range answers {
+		if a.err != nil {
+			return nil, false
+		}
+		res.Total += a.total
+		for _, h := range a.hits {
+			all = append(all, ranked{h.score, i, h})
+		}
+	}
+	slices.SortFunc(all, func(a, b ranked) int { return cmp.Compare(b.score, a.score) })
+	all = all[:min(n, len(all))]
+	for _, h := range all {
+		ss := snaps[h.shard].Segments()[h.hit.seg]
+		id, err := ss.DocID(h.hit.num)
+		if err != nil {
+			return nil, false
+		}
+		res.Hits = append(res.Hits, &search.DocumentMatch{Index: shards[h.shard], ID: string(id), Score: h.score})
+		res.MaxScore = max(res.MaxScore, h.score)
+	}
+	return res, true
+}
+
+// leanIter walks the postings of one form in one segment.
+type leanIter struct {
+	it     segment.PostingsIterator
+	weight float64
+	doc    uint64 // the current posting's document
+	score  float64
+	done   bool
+}
+
+func (it *leanIter) set(p segment.Posting) {
+	if p == nil {
+		it.done = true
+		return
+	}
+	it.doc = p.Number()
+	it.score = it.weight * bm25TF(float64(p.Frequency()), fieldLength(p.Norm()))
+}
+
+func (it *leanIter) next() error {
+	p, err := it.it.Next()
+	it.set(p)
+	return err
+}
+
+// advance moves the form to its first document at or after doc.
+func (it *leanIter) advance(doc uint64) error {
+	if it.done || it.doc >= doc {
+		return nil
+	}
+	p, err := it.it.Advance(doc)
+	it.set(p)
+	return err
+}
+
+// leanWord is one word's forms in one segment.
+type leanWord []*leanIter
+
+// low returns the word's first document, or false when its forms are done.
+func (w leanWord) low() (uint64, bool) {
+	var doc uint64
+	ok := false
+	for _, it := range w {
+		if !it.done && (!ok || it.doc < doc) {
+			doc, ok = it.doc, true
+		}
+	}
+	return doc, ok
+}
+
+// step moves the forms on doc to their next documents.
+func (w leanWord) step(doc uint64) error {
+	for _, it := range w {
+		if !it.done && it.doc == doc {
+			if err := it.next(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (w leanWord) advance(doc uint64) error {
+	for _, it := range w {
+		if err := it.advance(doc); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// score sums the scores of the forms on doc in their order, as
+// formsSearcher does.
+func (w leanWord) score(doc uint64) float64 {
+	var s float64
+	for _, it := range w {
+		if !it.done && it.doc == doc {
+			s += it.score
+		}
+	}
+	return s
+}
+
+// byCount orders a shard's words by their postings count, as bleve's
+// conjunction orders its searchers (sort.Sort of the same list with the
+// same comparison gives the same order, ties included).
+type byCount struct {
+	order  []int
+	counts []uint64
+}
+
+func (b byCount) Len() int           { return len(b.order) }
+func (b byCount) Less(i, j int) bool { return b.counts[b.order[i]] < b.counts[b.order[j]] }
+func (b byCount) Swap(i, j int)      { b.order[i], b.order[j] = b.order[j], b.order[i] }
+
+// leanShard returns the n best documents of one shard for words, with the
+// number that match.
+func leanShard(ctx context.Context, snap *scorch.IndexSnapshot, words [][]leanForm, n int) ([]leanHit, uint64, error) {
+	segs := snap.Segments()
+	lists := make([][][]segment.PostingsList, len(segs)) // by segment, word, form
+	counts := make([]uint64, len(words))
+	for s, ss := range segs {
+		dict, err := ss.Segment().Dictionary(fieldText)
+		if err != nil {
+			return nil, 0, err
+		}
+		lists[s] = make([][]segment.PostingsList, len(words))
+		for w, forms := range words {
+			for _, f := range forms {
+				pl, err := dict.PostingsList(f.term, ss.Deleted(), nil)
+				if err != nil {
+					return nil, 0, err
+				}
+				lists[s][w] = append(lists[s][w], pl)
+				counts[w] += pl.Count()
+			}
+		}
+	}
+	order := byCount{order: make([]int, len(words)), counts: counts}
+	for i := range order.order {
+		order.order[i] = i
+	}
+	if len(words) > 1 {
+		sort.Sort(order)
+	}
+	var best leanHeap
+	var total uint64
+	for s := range segs {
+		ws := make([]leanWord, len(words))
+		for k, w := range order.order {
+			for f, pl := range lists[s][w] {
+				it := &leanIter{it: pl.Iterator(true, true, false, nil), weight: words[w][f].weight}
+				if err := it.next(); err != nil {
+					return nil, 0, err
+				}
+				ws[k] = append(ws[k], it)
+			}
+		}
+		m, err := leanSegment(ctx, ws, s, n, &best)
+		if err != nil {
+			return nil, 0, err
+		}
+		total += m
+	}
+	return best, total, nil
+}
+
+// leanSegment walks one segment's words (the rarest first) and keeps the
+// n best matches in best; it returns how many documents matched.
+func leanSegment(ctx context.Context, ws []leanWord, seg, n int, best *leanHeap) (uint64, error) {
+	var total uint64
+	doc, ok := ws[0].low()
+	for ok {
+		match := true
+		for k := 1; k < len(ws); k++ {
+			if err := ws[k].advance(doc); err != nil {
+				return 0, err
+			}
+			d, more := ws[k].low()
+			if !more {
+				return total, nil
+			}
+			if d > doc {
+				if err := ws[0].advance(d); err != nil {
+					return 0, err
+				}
+				match = false
+				break
+			}
+		}
+		if match {
+			var score float64
+			for _, w := range ws {
+				score += w.score(doc)
+			}
+			total++
+			best.offer(leanHit{score: score, seg: seg, num: doc}, n)
+			if total%4096 == 0 && ctx.Err() != nil {
+				return 0, ctx.Err()
+			}
+			if err := ws[0].step(doc); err != nil {
+				return 0, err
+			}
+		}
+		doc, ok = ws[0].low()
+	}
+	return total, nil
+}
+
+// leanHeap keeps the best hits, the worst first.
+type leanHeap []leanHit
+
+func (h *leanHeap) offer(x leanHit, n int) {
+	if n <= 0 {
+		return
+	}
+	if len(*h) < n {
+		*h = append(*h, x)
+		h.up(len(*h) - 1)
+		return
+	}
+	if x.score <= (*h)[0].score {
+		return
+	}
+	(*h)[0] = x
+	h.down(0)
+}
+
+func (h leanHeap) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if h[p].score <= h[i].score {
+			return
+		}
+		h[p], h[i] = h[i], h[p]
+		i = p
+	}
+}
+
+func (h leanHeap) down(i int) {
+	for {
+		l, small := 2*i+1, i
+		if l < len(h) && h[l].score < h[small].score {
+			small = l
+		}
+		if r := l + 1; r < len(h) && h[r].score < h[small].score {
+			small = r
+		}
+		if small == i {
+			return
+		}
+		h[i], h[small] = h[small], h[i]
+		i = small
+	}
+}

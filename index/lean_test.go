@@ -1,0 +1,150 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search"
+
+	"ctx/core"
+)
+
+// leanCorpus builds a generated corpus of n events into several shards
+// and opens them.
+func leanCorpus(t *testing.T, n int) (*Reader, []Doc) {
+	t.Helper()
+	var docs []Doc
+	for d := range newCorpus(11).stream(n) {
+		docs = append(docs, d)
+	}
+	root := t.TempDir()
+	metas := build(t, root, docs, BuildOptions{Shards: 2, MaxShardDocs: n / 3, BatchSize: 4 * core.ChunkSize})
+	r, err := Open(root, names(metas), eventsOf(docs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = r.Close() })
+	if len(r.shards) < 3 {
+		t.Fatalf("%d shards, want several", len(r.shards))
+	}
+	return r, docs
+}
+
+// leanQueries are texts of every shape: one word, several, inflected
+// forms, snake_case and camelCase identifiers (a camelCase one has an
+// alternative leanGroups leaves to bleve), paths and file names (exact
+// clauses), words no group holds.
+func leanQueries(rng *rand.Rand) []string {
+	qs := []string{"error", "failed timeout", "parse config index", "tests", "building", "parse_config",
+		"parseConfig", "internal/store/index.go", "index.go", "walrus", "error walrus", "the test",
+		"config -error", `"failed timeout"`, "session OR query"}
+	for range 60 {
+		n := 1 + rng.IntN(3)
+		var w []string
+		for range n {
+			w = append(w, baseWords[rng.IntN(len(baseWords))])
+		}
+		qs = append(qs, strings.Join(w, " "))
+	}
+	return qs
+}
+
+// TestLeanGroupsAsBleve runs the first stage of many queries both ways
+// over several shards: leanGroups must answer every plain query (and
+// only those), with the groups, scores (bit for bit) and total bleve
+// gives for the same request.
+func TestLeanGroupsAsBleve(t *testing.T) {
+	r, _ := leanCorpus(t, 6000)
+	rng := rand.New(rand.NewPCG(3, 4))
+	lean, leftToBleve := 0, 0
+	for _, text := range leanQueries(rng) {
+		loader := r.newHitLoader()
+		plan, err := r.compile(text, loader.docFreq)
+		if err != nil {
+			loader.close()
+			continue
+		}
+		for _, n := range []int{1, 10, 49, 500} {
+			words := leanWords(plan.narrow)
+			if words == nil {
+				leftToBleve++
+				break
+			}
+			c := &collector{r: r, loader: loader}
+			got, ok := c.leanGroups(context.Background(), words, n)
+			if !ok {
+				t.Fatalf("%q: the lean first stage gave up on a readable index", text)
+			}
+			lean++
+			want, err := r.alias.SearchInContext(context.Background(), bleve.NewSearchRequestOptions(plan.narrow, n, 0, false))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Total != want.Total {
+				t.Fatalf("%q (%d): total %d, bleve %d", text, n, got.Total, want.Total)
+			}
+			if a, b := groupScores(got, n), groupScores(want, n); !slices.Equal(a, b) {
+				t.Fatalf("%q (%d): groups\n%v\nbleve\n%v", text, n, a, b)
+			}
+		}
+		loader.close()
+	}
+	if lean < 100 || leftToBleve < 3 {
+		t.Fatalf("lean answered %d requests, bleve %d queries: the test no longer covers both", lean, leftToBleve)
+	}
+}
+
+// groupScores lists the groups of a result by score (bit for bit), then
+// shard and id, leaving out those that tie with the last: which of them
+// a size holds is the index's order (collector.groups asks again ordered
+// then).
+func groupScores(res *bleve.SearchResult, size int) []string {
+	hits := slices.Clone(res.Hits)
+	slices.SortFunc(hits, func(a, b *search.DocumentMatch) int {
+		if a.Score != b.Score {
+			if a.Score > b.Score {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Index+a.ID, b.Index+b.ID)
+	})
+	var out []string
+	for _, h := range hits {
+		if len(hits) > 0 && h.Score == hits[len(hits)-1].Score && len(hits) == size {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s/%s/%x", h.Index, h.ID, h.Score))
+	}
+	return out
+}
+
+// TestLeanSearchAsBleve runs whole searches with the lean first stage and
+// without it: the same hits, scores and totals.
+func TestLeanSearchAsBleve(t *testing.T) {
+	r, _ := leanCorpus(t, 6000)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, text := range leanQueries(rng) {
+		for _, limit := range []int{5, 20} {
+			q := Query{Text: text, Limit: limit}
+			leanFirstStage = false
+			want, errWant := r.Search(context.Background(), q)
+			leanFirstStage = true
+			got, errGot := r.Search(context.Background(), q)
+			if (errWant == nil) != (errGot == nil) {
+				t.Fatalf("%q: error %v, without the lean stage %v", text, errGot, errWant)
+			}
+			if !slices.Equal(describe(got.Hits), describe(want.Hits)) || got.Total != want.Total ||
+				got.TotalExact != want.TotalExact || got.Match != want.Match {
+				t.Fatalf("%q: %v (%d, %v, %v)\nwithout the lean stage %v (%d, %v, %v)", text,
+					describe(got.Hits), got.Total, got.TotalExact, got.Match,
+					describe(want.Hits), want.Total, want.TotalExact, want.Match)
+			}
+		}
+	}
+}
