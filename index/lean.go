@@ -20,7 +20,7 @@ import (
 // A search's first stage asks for the best groups of every shard and how
 // many match (collector.groups). Its query is most often a plain one:
 // every word required, each word the sum of its forms' BM25 (bm25Query,
-// formsQuery). Bleve answers it with a stack of searchers that hands a
+// formsQuery, with a folded identifier's fixed-score alternative). Bleve answers it with a stack of searchers that hands a
 // pooled DocumentMatch up through the forms, the conjunction and the
 // collector for every posting of every form, and on a store of a million
 // events that stack, not the postings, was most of the cost: walking the
@@ -34,17 +34,19 @@ import (
 // total, and the same scores, summed in the order bleve sums them (a
 // word's forms in their order, the words by their postings count in the
 // shard, as bleve's conjunction orders its searchers). Any other shape of
-// query (exact identifiers, a folded identifier's alternative, filters,
-// the broad query), a page past the first, and any error leave the
-// request to bleve.
+// query (exact identifiers, filters, the broad query), a page past the
+// first, and any error leave the request to bleve.
 
 // leanFirstStage turns leanGroups on; tests turn it off to compare.
 var leanFirstStage = true
 
-// leanForm is one form of a word: its term and the weight of its BM25.
+// leanForm is one form of a word: its term and the weight of its BM25,
+// or the fixed score of an alternative (a folded identifier's words
+// joined by underscores, see clauseBuilder.term).
 type leanForm struct {
 	term   []byte
 	weight float64
+	fixed  bool
 }
 
 // leanWords returns the words of a query leanGroups can run, each as its
@@ -66,15 +68,26 @@ func leanWords(q query.Query) [][]leanForm {
 			words = append(words, []leanForm{{term: []byte(q.term), weight: q.idf * q.boost}})
 			return true
 		case *formsQuery:
-			if len(q.alts) > 0 || len(q.forms) == 0 {
+			if len(q.forms) == 0 {
 				return false
 			}
-			w := make([]leanForm, 0, len(q.forms))
+			w := make([]leanForm, 0, len(q.forms)+len(q.alts))
 			for _, f := range q.forms {
 				if f.field != fieldText {
 					return false
 				}
 				w = append(w, leanForm{term: []byte(f.term), weight: f.idf * f.boost})
+			}
+			for _, a := range q.alts {
+				c, ok := a.(*constQuery)
+				if !ok {
+					return false
+				}
+				t, ok := c.inner.(*query.TermQuery)
+				if !ok || t.Field() != fieldText {
+					return false
+				}
+				w = append(w, leanForm{term: []byte(t.Term), weight: c.score, fixed: true})
 			}
 			words = append(words, w)
 			return true
@@ -181,6 +194,7 @@ func (c *collector) leanGroups(ctx context.Context, words [][]leanForm, n int) (
 type leanIter struct {
 	it     segment.PostingsIterator
 	weight float64
+	fixed  bool // the score is weight (constSearcher's)
 	doc    uint64 // the current posting's document
 	score  float64
 	done   bool
@@ -192,6 +206,10 @@ func (it *leanIter) set(p segment.Posting) {
 		return
 	}
 	it.doc = p.Number()
+	if it.fixed {
+		it.score = it.weight
+		return
+	}
 	it.score = it.weight * bm25TF(float64(p.Frequency()), fieldLength(p.Norm()))
 }
 
@@ -307,7 +325,8 @@ func leanShard(ctx context.Context, snap *scorch.IndexSnapshot, words [][]leanFo
 		ws := make([]leanWord, len(words))
 		for k, w := range order.order {
 			for f, pl := range lists[s][w] {
-				it := &leanIter{it: pl.Iterator(true, true, false, nil), weight: words[w][f].weight}
+				form := words[w][f]
+				it := &leanIter{it: pl.Iterator(!form.fixed, !form.fixed, false, nil), weight: form.weight, fixed: form.fixed}
 				if err := it.next(); err != nil {
 					return nil, 0, err
 				}

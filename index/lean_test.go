@@ -1,9 +1,12 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -39,10 +42,11 @@ func leanCorpus(t *testing.T, n int) (*Reader, []Doc) {
 // forms, snake_case and camelCase identifiers (a camelCase one has an
 // alternative leanGroups leaves to bleve), paths and file names (exact
 // clauses), words no group holds.
-func leanQueries(rng *rand.Rand) []string {
-	qs := []string{"error", "failed timeout", "parse config index", "tests", "building", "parse_config",
+func leanQueries(rng *rand.Rand, docs []Doc) []string {
+	qs := camelQueries(docs, 8)
+	qs = append(qs, []string{"error", "failed timeout", "parse config index", "tests", "building", "parse_config",
 		"parseConfig", "internal/store/index.go", "index.go", "walrus", "error walrus", "the test",
-		"config -error", `"failed timeout"`, "session OR query"}
+		"config -error", `"failed timeout"`, "session OR query"}...)
 	for range 60 {
 		n := 1 + rng.IntN(3)
 		var w []string
@@ -54,15 +58,40 @@ func leanQueries(rng *rand.Rand) []string {
 	return qs
 }
 
+// camelQueries returns the camelCase forms of the n snake_case
+// identifiers the docs hold most, with a word: their words joined by
+// underscores are a fixed-score alternative of the folded form.
+func camelQueries(docs []Doc, n int) []string {
+	counts := map[string]int{}
+	for _, d := range docs {
+		for _, w := range snakeRE.FindAllString(d.Event.Text, -1) {
+			counts[w]++
+		}
+	}
+	keys := slices.Collect(maps.Keys(counts))
+	slices.SortFunc(keys, func(a, b string) int { return cmp.Or(counts[b]-counts[a], strings.Compare(a, b)) })
+	var out []string
+	for _, k := range keys[:min(n, len(keys))] {
+		parts := strings.Split(k, "_")
+		for i := 1; i < len(parts); i++ {
+			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+		}
+		out = append(out, strings.Join(parts, ""), strings.Join(parts, "")+" error")
+	}
+	return out
+}
+
+var snakeRE = regexp.MustCompile(`\b[a-z]+_[a-z]+\b`)
+
 // TestLeanGroupsAsBleve runs the first stage of many queries both ways
 // over several shards: leanGroups must answer every plain query (and
 // only those), with the groups, scores (bit for bit) and total bleve
 // gives for the same request.
 func TestLeanGroupsAsBleve(t *testing.T) {
-	r, _ := leanCorpus(t, 6000)
+	r, docs := leanCorpus(t, 6000)
 	rng := rand.New(rand.NewPCG(3, 4))
 	lean, leftToBleve := 0, 0
-	for _, text := range leanQueries(rng) {
+	for _, text := range leanQueries(rng, docs) {
 		loader := r.newHitLoader()
 		plan, err := r.compile(text, loader.docFreq)
 		if err != nil {
@@ -127,9 +156,9 @@ func groupScores(res *bleve.SearchResult, size int) []string {
 // TestLeanSearchAsBleve runs whole searches with the lean first stage and
 // without it: the same hits, scores and totals.
 func TestLeanSearchAsBleve(t *testing.T) {
-	r, _ := leanCorpus(t, 6000)
+	r, docs := leanCorpus(t, 6000)
 	rng := rand.New(rand.NewPCG(5, 6))
-	for _, text := range leanQueries(rng) {
+	for _, text := range leanQueries(rng, docs) {
 		for _, limit := range []int{5, 20} {
 			q := Query{Text: text, Limit: limit}
 			leanFirstStage = false
