@@ -194,7 +194,7 @@ func (c *collector) leanGroups(ctx context.Context, words [][]leanForm, n int) (
 type leanIter struct {
 	it     segment.PostingsIterator
 	weight float64
-	fixed  bool // the score is weight (constSearcher's)
+	fixed  bool   // the score is weight (constSearcher's)
 	doc    uint64 // the current posting's document
 	score  float64
 	done   bool
