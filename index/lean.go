@@ -3,6 +3,7 @@ package index
 import (
 	"cmp"
 	"context"
+	"errors"
 	"runtime"
 	"slices"
 	"sort"
@@ -20,22 +21,23 @@ import (
 // A search's first stage asks for the best groups of every shard and how
 // many match (collector.groups). Its query is most often a plain one:
 // every word required, each word the sum of its forms' BM25 (bm25Query,
-// formsQuery, with a folded identifier's fixed-score alternative). Bleve answers it with a stack of searchers that hands a
-// pooled DocumentMatch up through the forms, the conjunction and the
-// collector for every posting of every form, and on a store of a million
-// events that stack, not the postings, was most of the cost: walking the
-// same postings, scoring and keeping the best took about a third of the
-// CPU (docs/benchmarks.md, "The first stage without bleve's searchers").
+// formsQuery, with a folded identifier's fixed-score alternative). Bleve
+// answers it with a stack of searchers that hands a pooled DocumentMatch
+// up through the forms, the conjunction and the collector for every
+// posting of every form, and on a store of a million events that stack,
+// not the postings, was most of the cost: walking the same postings,
+// scoring and keeping the best took about a third of the CPU
+// (docs/benchmarks.md, "The first stage without bleve's searchers").
 //
-// leanGroups runs that query over the segments' postings itself: per
-// shard, the rarest word's forms lead and the others are advanced to its
-// documents, and a document that holds every word is scored and counted.
-// It answers what bleve would, bit for bit: the same documents, the same
-// total, and the same scores, summed in the order bleve sums them (a
-// word's forms in their order, the words by their postings count in the
-// shard, as bleve's conjunction orders its searchers). Any other shape of
-// query (exact identifiers, filters, the broad query), a page past the
-// first, and any error leave the request to bleve.
+// leanGroups runs that query over each shard's segment itself: the rarest
+// word's forms lead and the others are advanced to its documents, and a
+// document that holds every word is scored and counted. It answers what
+// bleve would, bit for bit: the same documents, the same total, and the
+// same scores, summed in the order bleve sums them (a word's forms in
+// their order, the words by their postings count in the shard, as bleve's
+// conjunction orders its searchers). Any other shape of query (exact
+// identifiers, filters, the broad query), a page past the first, a shard
+// of several segments, and any error leave the request to bleve.
 
 // leanFirstStage turns leanGroups on; tests turn it off to compare.
 var leanFirstStage = true
@@ -111,10 +113,9 @@ func leanWords(q query.Query) [][]leanForm {
 	return words
 }
 
-// leanHit is a matched document of one shard.
+// leanHit is a matched document of a shard's segment.
 type leanHit struct {
 	score float64
-	seg   int
 	num   uint64
 }
 
@@ -179,7 +180,7 @@ func (c *collector) leanGroups(ctx context.Context, words [][]leanForm, n int) (
 	slices.SortFunc(all, func(a, b ranked) int { return cmp.Compare(b.score, a.score) })
 	all = all[:min(n, len(all))]
 	for _, h := range all {
-		ss := snaps[h.shard].Segments()[h.hit.seg]
+		ss := snaps[h.shard].Segments()[0]
 		id, err := ss.DocID(h.hit.num)
 		if err != nil {
 			return nil, false
@@ -289,27 +290,33 @@ func (b byCount) Len() int           { return len(b.order) }
 func (b byCount) Less(i, j int) bool { return b.counts[b.order[i]] < b.counts[b.order[j]] }
 func (b byCount) Swap(i, j int)      { b.order[i], b.order[j] = b.order[j], b.order[i] }
 
-// leanShard returns the n best documents of one shard for words, with the
-// number that match.
+// errManySegments leaves to bleve a shard of more than one segment: a
+// build merges each shard into one (newBuilder), so the lean stage reads
+// that one alone.
+var errManySegments = errors.New("index: the lean first stage reads shards of one segment")
+
+// leanShard returns the n best documents of a shard of one segment for
+// words, with the number that match.
 func leanShard(ctx context.Context, snap *scorch.IndexSnapshot, words [][]leanForm, n int) ([]leanHit, uint64, error) {
 	segs := snap.Segments()
-	lists := make([][][]segment.PostingsList, len(segs)) // by segment, word, form
+	if len(segs) != 1 {
+		return nil, 0, errManySegments
+	}
+	ss := segs[0]
+	dict, err := ss.Segment().Dictionary(fieldText)
+	if err != nil {
+		return nil, 0, err
+	}
+	lists := make([][]segment.PostingsList, len(words)) // by word and form
 	counts := make([]uint64, len(words))
-	for s, ss := range segs {
-		dict, err := ss.Segment().Dictionary(fieldText)
-		if err != nil {
-			return nil, 0, err
-		}
-		lists[s] = make([][]segment.PostingsList, len(words))
-		for w, forms := range words {
-			for _, f := range forms {
-				pl, err := dict.PostingsList(f.term, ss.Deleted(), nil)
-				if err != nil {
-					return nil, 0, err
-				}
-				lists[s][w] = append(lists[s][w], pl)
-				counts[w] += pl.Count()
+	for w, forms := range words {
+		for _, f := range forms {
+			pl, err := dict.PostingsList(f.term, ss.Deleted(), nil)
+			if err != nil {
+				return nil, 0, err
 			}
+			lists[w] = append(lists[w], pl)
+			counts[w] += pl.Count()
 		}
 	}
 	order := byCount{order: make([]int, len(words)), counts: counts}
@@ -319,32 +326,28 @@ func leanShard(ctx context.Context, snap *scorch.IndexSnapshot, words [][]leanFo
 	if len(words) > 1 {
 		sort.Sort(order)
 	}
-	var best leanHeap
-	var total uint64
-	for s := range segs {
-		ws := make([]leanWord, len(words))
-		for k, w := range order.order {
-			for f, pl := range lists[s][w] {
-				form := words[w][f]
-				it := &leanIter{it: pl.Iterator(!form.fixed, !form.fixed, false, nil), weight: form.weight, fixed: form.fixed}
-				if err := it.next(); err != nil {
-					return nil, 0, err
-				}
-				ws[k] = append(ws[k], it)
+	ws := make([]leanWord, len(words))
+	for k, w := range order.order {
+		for f, pl := range lists[w] {
+			form := words[w][f]
+			it := &leanIter{it: pl.Iterator(!form.fixed, !form.fixed, false, nil), weight: form.weight, fixed: form.fixed}
+			if err := it.next(); err != nil {
+				return nil, 0, err
 			}
+			ws[k] = append(ws[k], it)
 		}
-		m, err := leanSegment(ctx, ws, s, n, &best)
-		if err != nil {
-			return nil, 0, err
-		}
-		total += m
+	}
+	var best leanHeap
+	total, err := leanSegment(ctx, ws, n, &best)
+	if err != nil {
+		return nil, 0, err
 	}
 	return best, total, nil
 }
 
-// leanSegment walks one segment's words (the rarest first) and keeps the
-// n best matches in best; it returns how many documents matched.
-func leanSegment(ctx context.Context, ws []leanWord, seg, n int, best *leanHeap) (uint64, error) {
+// leanSegment walks a segment's words (the rarest first) and keeps the n
+// best matches in best; it returns how many documents matched.
+func leanSegment(ctx context.Context, ws []leanWord, n int, best *leanHeap) (uint64, error) {
 	var total uint64
 	doc, ok := ws[0].low()
 	for ok {
@@ -371,7 +374,7 @@ func leanSegment(ctx context.Context, ws []leanWord, seg, n int, best *leanHeap)
 				score += w.score(doc)
 			}
 			total++
-			best.offer(leanHit{score: score, seg: seg, num: doc}, n)
+			best.offer(leanHit{score: score, num: doc}, n)
 			if total%4096 == 0 && ctx.Err() != nil {
 				return 0, ctx.Err()
 			}
