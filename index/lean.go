@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"math"
 	"runtime"
 	"slices"
 	"sort"
@@ -14,6 +15,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
+	zapx "github.com/blevesearch/zapx/v17"
 )
 
 // The first stage of most text searches, without bleve's searchers.
@@ -191,13 +193,19 @@ func (c *collector) leanGroups(ctx context.Context, words [][]leanForm, n int) (
 	return res, true
 }
 
-// leanIter walks the postings of one form in one segment.
+// leanIter walks the postings of one form in one segment. A posting's
+// frequency and length are kept, and scored only when its document holds
+// every word: most postings of a conjunction's common words are passed
+// over, and scoring each was as much as walking it.
 type leanIter struct {
 	it     segment.PostingsIterator
 	weight float64
 	fixed  bool   // the score is weight (constSearcher's)
 	doc    uint64 // the current posting's document
-	score  float64
+	freq   uint64
+	bits   uint64  // the field length zap stores (zapNorm); with norm unset
+	norm   float64 // the posting's Norm, when not computed from bits
+	eager  bool    // the postings are not zap's, or zapNorm is not their Norm
 	done   bool
 }
 
@@ -206,16 +214,51 @@ func (it *leanIter) set(p segment.Posting) {
 		it.done = true
 		return
 	}
-	it.doc = p.Number()
-	if it.fixed {
-		it.score = it.weight
+	if zp, ok := p.(*zapx.Posting); ok && !it.eager {
+		it.doc, it.freq, it.bits = zp.Number(), zp.Frequency(), zp.NormUint64()
 		return
 	}
-	it.score = it.weight * bm25TF(float64(p.Frequency()), fieldLength(p.Norm()))
+	it.doc, it.freq, it.norm = p.Number(), p.Frequency(), p.Norm()
+	it.eager = true
+}
+
+// zapNorm is zap's Posting.Norm of a field of length bits (NormUint64):
+// computed only for the postings scored. check compares the two on the
+// first posting of each form, so a zap whose Norm differs is read eagerly.
+func zapNorm(bits uint64) float64 { return float64(float32(1.0 / math.Sqrt(float64(bits)))) }
+
+// check reads the form's first posting eagerly too, and keeps reading
+// eagerly when zapNorm does not give its Norm bit for bit.
+func (it *leanIter) check(p segment.Posting) {
+	if zp, ok := p.(*zapx.Posting); ok && math.Float64bits(zapNorm(zp.NormUint64())) != math.Float64bits(zp.Norm()) {
+		it.eager = true
+	}
+}
+
+// score is the form's BM25 on its current document, as bm25Searcher (or
+// constSearcher) scores it.
+func (it *leanIter) score() float64 {
+	switch {
+	case it.fixed:
+		return it.weight
+	case it.eager:
+		return it.weight * bm25TF(float64(it.freq), fieldLength(it.norm))
+	}
+	return it.weight * bm25TF(float64(it.freq), fieldLength(zapNorm(it.bits)))
 }
 
 func (it *leanIter) next() error {
 	p, err := it.it.Next()
+	it.set(p)
+	return err
+}
+
+// first reads the form's first posting.
+func (it *leanIter) first() error {
+	p, err := it.it.Next()
+	if p != nil {
+		it.check(p)
+	}
 	it.set(p)
 	return err
 }
@@ -272,7 +315,7 @@ func (w leanWord) score(doc uint64) float64 {
 	var s float64
 	for _, it := range w {
 		if !it.done && it.doc == doc {
-			s += it.score
+			s += it.score()
 		}
 	}
 	return s
@@ -331,7 +374,7 @@ func leanShard(ctx context.Context, snap *scorch.IndexSnapshot, words [][]leanFo
 		for f, pl := range lists[w] {
 			form := words[w][f]
 			it := &leanIter{it: pl.Iterator(!form.fixed, !form.fixed, false, nil), weight: form.weight, fixed: form.fixed}
-			if err := it.next(); err != nil {
+			if err := it.first(); err != nil {
 				return nil, 0, err
 			}
 			ws[k] = append(ws[k], it)
