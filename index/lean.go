@@ -182,8 +182,11 @@ func (c *collector) leanGroups(ctx context.Context, words [][]leanForm, n int) (
 	slices.SortFunc(all, func(a, b ranked) int { return cmp.Compare(b.score, a.score) })
 	all = all[:min(n, len(all))]
 	for _, h := range all {
-		ss := snaps[h.shard].Segments()[0]
-		id, err := ss.DocID(h.hit.num)
+		var id []byte
+		err := onMappedPages(shards[h.shard], "search", func() (err error) {
+			id, err = snaps[h.shard].Segments()[0].DocID(h.hit.num)
+			return err
+		})
 		if err != nil {
 			return nil, false
 		}
