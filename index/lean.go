@@ -37,9 +37,12 @@ import (
 // bleve would, bit for bit: the same documents, the same total, and the
 // same scores, summed in the order bleve sums them (a word's forms in
 // their order, the words by their postings count in the shard, as bleve's
-// conjunction orders its searchers). Any other shape of query (exact
-// identifiers, filters, the broad query), a page past the first, a shard
-// of several segments, and any error leave the request to bleve.
+// conjunction orders its searchers). The broad query, which a search asks
+// when too few groups hold every word, is walked the same way for groups
+// holding any word and scored as bleve's disjunction scores them (see
+// leanUnion). Any other shape of query (exact identifiers, filters, a
+// broad query of more than maxLeanAny words), a page past the first, a
+// shard of several segments, and any error leave the request to bleve.
 
 // leanFirstStage turns leanGroups on; tests turn it off to compare.
 var leanFirstStage = true
@@ -53,23 +56,40 @@ type leanForm struct {
 	fixed  bool
 }
 
-// leanWords returns the words of a query leanGroups can run, each as its
-// forms, or nil.
-func leanWords(q query.Query) [][]leanForm {
-	if d, ok := q.(*query.DisjunctionQuery); ok { // the narrow query: its conjunction alone
-		if len(d.Disjuncts) != 1 || d.Min > 1 {
+// leanPlan is a query leanGroups can run: its words, each as its forms,
+// and whether a group needs any of them (the broad query, scored as
+// bleve's disjunction) or every one.
+type leanPlan struct {
+	words [][]leanForm
+	any   bool
+}
+
+// maxLeanAny is the most words of a broad query leanGroups runs: bleve
+// sums a disjunction of more (DisjunctionHeapTakeover) in the order of a
+// heap, which the lean stage does not follow.
+const maxLeanAny = 10
+
+// leanPlanOf returns the plan of a query leanGroups can run, or nil.
+func leanPlanOf(q query.Query) *leanPlan {
+	p := &leanPlan{}
+	if d, ok := q.(*query.DisjunctionQuery); ok {
+		switch {
+		case d.Min > 1 || len(d.Disjuncts) == 0 || len(d.Disjuncts) > maxLeanAny:
 			return nil
+		case len(d.Disjuncts) == 1: // the narrow query: its conjunction alone
+			q = d.Disjuncts[0]
+		default: // the broad query: any word
+			p.any = true
 		}
-		q = d.Disjuncts[0]
 	}
-	var words [][]leanForm
+	words := &p.words
 	add := func(q query.Query) bool {
 		switch q := q.(type) {
 		case *bm25Query:
 			if q.field != fieldText {
 				return false
 			}
-			words = append(words, []leanForm{{term: []byte(q.term), weight: q.idf * q.boost}})
+			*words = append(*words, []leanForm{{term: []byte(q.term), weight: q.idf * q.boost}})
 			return true
 		case *formsQuery:
 			if len(q.forms) == 0 {
@@ -93,26 +113,29 @@ func leanWords(q query.Query) [][]leanForm {
 				}
 				w = append(w, leanForm{term: []byte(t.Term), weight: c.score, fixed: true})
 			}
-			words = append(words, w)
+			*words = append(*words, w)
 			return true
 		}
 		return false
 	}
-	if c, ok := q.(*query.ConjunctionQuery); ok {
-		if len(c.Conjuncts) == 0 {
-			return nil
-		}
-		for _, k := range c.Conjuncts {
-			if !add(k) {
-				return nil
-			}
-		}
-		return words
+	var clauses []query.Query
+	switch c := q.(type) {
+	case *query.DisjunctionQuery:
+		clauses = c.Disjuncts
+	case *query.ConjunctionQuery:
+		clauses = c.Conjuncts
+	default:
+		clauses = []query.Query{q}
 	}
-	if !add(q) {
+	if len(clauses) == 0 {
 		return nil
 	}
-	return words
+	for _, k := range clauses {
+		if !add(k) {
+			return nil
+		}
+	}
+	return p
 }
 
 // leanHit is a matched document of a shard's segment.
@@ -124,7 +147,7 @@ type leanHit struct {
 // leanGroups returns the n best groups of the shards for words and how
 // many match, as bleve's request of size n from 0 would; ok is false when
 // a shard could not be read this way (bleve then answers, and reports it).
-func (c *collector) leanGroups(ctx context.Context, words [][]leanForm, n int) (*bleve.SearchResult, bool) {
+func (c *collector) leanGroups(ctx context.Context, plan *leanPlan, n int) (*bleve.SearchResult, bool) {
 	shards := c.r.shards
 	snaps := make([]*scorch.IndexSnapshot, len(shards))
 	for i, sh := range shards {
@@ -156,7 +179,7 @@ func (c *collector) leanGroups(ctx context.Context, words [][]leanForm, n int) (
 				a := &answers[i]
 				a.err = onMappedPages(shards[i], "search", func() error {
 					var err error
-					a.hits, a.total, err = leanShard(ctx, snaps[i], words, n)
+					a.hits, a.total, err = leanShard(ctx, snaps[i], plan, n)
 					return err
 				})
 			}
@@ -342,8 +365,9 @@ func (b byCount) Swap(i, j int)      { b.order[i], b.order[j] = b.order[j], b.or
 var errManySegments = errors.New("index: the lean first stage reads shards of one segment")
 
 // leanShard returns the n best documents of a shard of one segment for
-// words, with the number that match.
-func leanShard(ctx context.Context, snap *scorch.IndexSnapshot, words [][]leanForm, n int) ([]leanHit, uint64, error) {
+// plan, with the number that match.
+func leanShard(ctx context.Context, snap *scorch.IndexSnapshot, plan *leanPlan, n int) ([]leanHit, uint64, error) {
+	words := plan.words
 	segs := snap.Segments()
 	if len(segs) != 1 {
 		return nil, 0, errManySegments
@@ -384,7 +408,11 @@ func leanShard(ctx context.Context, snap *scorch.IndexSnapshot, words [][]leanFo
 		}
 	}
 	var best leanHeap
-	total, err := leanSegment(ctx, ws, n, &best)
+	walk := leanSegment
+	if plan.any {
+		walk = leanUnion
+	}
+	total, err := walk(ctx, ws, n, &best)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -431,6 +459,44 @@ func leanSegment(ctx context.Context, ws []leanWord, n int, best *leanHeap) (uin
 		doc, ok = ws[0].low()
 	}
 	return total, nil
+}
+
+// leanUnion walks a segment's words for a group holding any of them, and
+// scores it as bleve's disjunction does: the scores of the words it holds,
+// summed in the words' order (by postings count, as bleve's disjunction
+// sorts its searchers), times the share of the words it holds.
+func leanUnion(ctx context.Context, ws []leanWord, n int, best *leanHeap) (uint64, error) {
+	var total uint64
+	for {
+		var doc uint64
+		ok := false
+		for _, w := range ws {
+			if d, more := w.low(); more && (!ok || d < doc) {
+				doc, ok = d, true
+			}
+		}
+		if !ok {
+			return total, nil
+		}
+		var sum float64
+		matched := 0
+		for _, w := range ws {
+			if d, more := w.low(); more && d == doc {
+				sum += w.score(doc)
+				matched++
+			}
+		}
+		total++
+		best.offer(leanHit{score: sum * (float64(matched) / float64(len(ws))), num: doc}, n)
+		if total%4096 == 0 && ctx.Err() != nil {
+			return 0, ctx.Err()
+		}
+		for _, w := range ws {
+			if err := w.step(doc); err != nil {
+				return 0, err
+			}
+		}
+	}
 }
 
 // leanHeap keeps the best hits, the worst first.

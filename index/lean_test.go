@@ -13,6 +13,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
 
 	"ctx/core"
 )
@@ -83,14 +84,14 @@ func camelQueries(docs []Doc, n int) []string {
 
 var snakeRE = regexp.MustCompile(`\b[a-z]+_[a-z]+\b`)
 
-// TestLeanGroupsAsBleve runs the first stage of many queries both ways
-// over several shards: leanGroups must answer every plain query (and
-// only those), with the groups, scores (bit for bit) and total bleve
-// gives for the same request.
+// TestLeanGroupsAsBleve runs the first stage of many queries, their
+// narrow and their broad query, both ways over several shards: leanGroups
+// must answer every plain one (and only those), with the groups, scores
+// (bit for bit) and total bleve gives for the same request.
 func TestLeanGroupsAsBleve(t *testing.T) {
 	r, docs := leanCorpus(t, 6000)
 	rng := rand.New(rand.NewPCG(3, 4))
-	lean, leftToBleve := 0, 0
+	lean, leftToBleve, anyWord := 0, 0, 0
 	for _, text := range leanQueries(rng, docs) {
 		loader := r.newHitLoader()
 		plan, err := r.compile(text, loader.docFreq)
@@ -98,33 +99,42 @@ func TestLeanGroupsAsBleve(t *testing.T) {
 			loader.close()
 			continue
 		}
-		for _, n := range []int{1, 10, 49, 500} {
-			words := leanWords(plan.narrow)
-			if words == nil {
+		for _, q := range []query.Query{plan.narrow, plan.broad} {
+			if q == nil {
+				continue
+			}
+			lp := leanPlanOf(q)
+			if lp == nil {
 				leftToBleve++
-				break
+				continue
 			}
-			c := &collector{r: r, loader: loader}
-			got, ok := c.leanGroups(context.Background(), words, n)
-			if !ok {
-				t.Fatalf("%q: the lean first stage gave up on a readable index", text)
+			if lp.any {
+				anyWord++
 			}
-			lean++
-			want, err := r.alias.SearchInContext(context.Background(), bleve.NewSearchRequestOptions(plan.narrow, n, 0, false))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.Total != want.Total {
-				t.Fatalf("%q (%d): total %d, bleve %d", text, n, got.Total, want.Total)
-			}
-			if a, b := groupScores(got, n), groupScores(want, n); !slices.Equal(a, b) {
-				t.Fatalf("%q (%d): groups\n%v\nbleve\n%v", text, n, a, b)
+			for _, n := range []int{1, 10, 49, 500} {
+				c := &collector{r: r, loader: loader}
+				got, ok := c.leanGroups(context.Background(), lp, n)
+				if !ok {
+					t.Fatalf("%q: the lean first stage gave up on a readable index", text)
+				}
+				lean++
+				want, err := r.alias.SearchInContext(context.Background(), bleve.NewSearchRequestOptions(q, n, 0, false))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Total != want.Total {
+					t.Fatalf("%q (%d, any word %v): total %d, bleve %d", text, n, lp.any, got.Total, want.Total)
+				}
+				if a, b := groupScores(got, n), groupScores(want, n); !slices.Equal(a, b) {
+					t.Fatalf("%q (%d, any word %v): groups\n%v\nbleve\n%v", text, n, lp.any, a, b)
+				}
 			}
 		}
 		loader.close()
 	}
-	if lean < 100 || leftToBleve < 3 {
-		t.Fatalf("lean answered %d requests, bleve %d queries: the test no longer covers both", lean, leftToBleve)
+	if lean < 100 || leftToBleve < 3 || anyWord < 20 {
+		t.Fatalf("lean answered %d requests (%d broad queries), bleve %d queries: the test no longer covers each",
+			lean, anyWord, leftToBleve)
 	}
 }
 
