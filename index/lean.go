@@ -18,124 +18,69 @@ import (
 	zapx "github.com/blevesearch/zapx/v17"
 )
 
-// The first stage of most text searches, without bleve's searchers.
+// The first stage of text searches, without bleve's searchers.
 //
 // A search's first stage asks for the best groups of every shard and how
-// many match (collector.groups). Its query is most often a plain one:
-// every word required, each word the sum of its forms' BM25 (bm25Query,
-// formsQuery, with a folded identifier's fixed-score alternative). Bleve
-// answers it with a stack of searchers that hands a pooled DocumentMatch
-// up through the forms, the conjunction and the collector for every
-// posting of every form, and on a store of a million events that stack,
-// not the postings, was most of the cost: walking the same postings,
-// scoring and keeping the best took about a third of the CPU
-// (docs/benchmarks.md, "The first stage without bleve's searchers").
+// many match (collector.groups). Bleve answers with a stack of searchers
+// that hands a pooled DocumentMatch up through the forms of each word, the
+// conjunction or disjunction and the collector for every posting of every
+// form, and on a store of a million events that stack, not the postings,
+// was most of the cost: walking the same postings, scoring and keeping the
+// best took about a third of the CPU (docs/benchmarks.md, "The first stage
+// without bleve's searchers").
 //
-// leanGroups runs that query over each shard's segment itself: the rarest
-// word's forms lead and the others are advanced to its documents, and a
-// document that holds every word is scored and counted. It answers what
+// leanGroups runs the query over each shard's segment itself, as a tree
+// of the clauses a search compiles (compile): a term scored by BM25
+// (bm25Query), a word's forms (formsQuery), a fixed score (constQuery) over
+// exact terms of any field, conjunctions and disjunctions. It answers what
 // bleve would, bit for bit: the same documents, the same total, and the
-// same scores, summed in the order bleve sums them (a word's forms in
-// their order, the words by their postings count in the shard, as bleve's
-// conjunction orders its searchers). The broad query, which a search asks
-// when too few groups hold every word, is walked the same way for groups
-// holding any word and scored as bleve's disjunction scores them (see
-// leanUnion). Any other shape of query (exact identifiers, filters, a
-// broad query of more than maxLeanAny words), a page past the first, a
-// shard of several segments, and any error leave the request to bleve.
+// same scores, summed in the order bleve sums them (a word's forms in their
+// order; a conjunction's and a disjunction's clauses by their postings
+// count in the shard, as bleve sorts its searchers; a disjunction's sum
+// times the share of its clauses matched). A conjunction is walked from its
+// rarest clause, the others advanced to its documents. Filters, a
+// disjunction of more than maxLeanOr clauses (which bleve sums in a heap's
+// order), a page past the first, a shard of several segments, and any
+// error leave the request to bleve.
 
 // leanFirstStage turns leanGroups on; tests turn it off to compare.
 var leanFirstStage = true
 
-// leanForm is one form of a word: its term and the weight of its BM25,
-// or the fixed score of an alternative (a folded identifier's words
-// joined by underscores, see clauseBuilder.term).
-type leanForm struct {
-	term   []byte
-	weight float64
-	fixed  bool
-}
+// maxLeanOr is the most clauses of a disjunction leanGroups runs: bleve
+// sums a disjunction of more (searcher.DisjunctionHeapTakeover) in the
+// order of a heap, which the lean stage does not follow.
+const maxLeanOr = 10
 
-// leanPlan is a query leanGroups can run: its words, each as its forms,
-// and whether a group needs any of them (the broad query, scored as
-// bleve's disjunction) or every one.
-type leanPlan struct {
-	words [][]leanForm
-	any   bool
-}
-
-// maxLeanAny is the most words of a broad query leanGroups runs: bleve
-// sums a disjunction of more (DisjunctionHeapTakeover) in the order of a
-// heap, which the lean stage does not follow.
-const maxLeanAny = 10
-
-// leanPlanOf returns the plan of a query leanGroups can run, or nil.
-func leanPlanOf(q query.Query) *leanPlan {
-	p := &leanPlan{}
-	if d, ok := q.(*query.DisjunctionQuery); ok {
-		switch {
-		case d.Min > 1 || len(d.Disjuncts) == 0 || len(d.Disjuncts) > maxLeanAny:
-			return nil
-		case len(d.Disjuncts) == 1: // the narrow query: its conjunction alone
-			q = d.Disjuncts[0]
-		default: // the broad query: any word
-			p.any = true
-		}
-	}
-	words := &p.words
-	add := func(q query.Query) bool {
-		switch q := q.(type) {
-		case *bm25Query:
-			if q.field != fieldText {
-				return false
-			}
-			*words = append(*words, []leanForm{{term: []byte(q.term), weight: q.idf * q.boost}})
-			return true
-		case *formsQuery:
-			if len(q.forms) == 0 {
-				return false
-			}
-			w := make([]leanForm, 0, len(q.forms)+len(q.alts))
-			for _, f := range q.forms {
-				if f.field != fieldText {
-					return false
-				}
-				w = append(w, leanForm{term: []byte(f.term), weight: f.idf * f.boost})
-			}
-			for _, a := range q.alts {
-				c, ok := a.(*constQuery)
-				if !ok {
-					return false
-				}
-				t, ok := c.inner.(*query.TermQuery)
-				if !ok || t.Field() != fieldText {
-					return false
-				}
-				w = append(w, leanForm{term: []byte(t.Term), weight: c.score, fixed: true})
-			}
-			*words = append(*words, w)
-			return true
-		}
-		return false
-	}
-	var clauses []query.Query
-	switch c := q.(type) {
-	case *query.DisjunctionQuery:
-		clauses = c.Disjuncts
+// leanable reports whether leanGroups can run q: clauses it knows, and an
+// exact term only under a fixed score (bleve scores a bare one its own
+// way).
+func leanable(q query.Query, scored bool) bool {
+	switch q := q.(type) {
+	case *bm25Query:
+		return true
+	case *formsQuery:
+		return len(q.forms) > 0 && every(q.alts, scored)
+	case *constQuery:
+		inner, ok := q.inner.(query.Query)
+		return ok && leanable(inner, false)
+	case *query.TermQuery:
+		return !scored && q.Field() != ""
 	case *query.ConjunctionQuery:
-		clauses = c.Conjuncts
-	default:
-		clauses = []query.Query{q}
+		return len(q.Conjuncts) > 0 && every(q.Conjuncts, scored)
+	case *query.DisjunctionQuery:
+		return len(q.Disjuncts) > 0 && len(q.Disjuncts) <= maxLeanOr && q.Min <= 1 && every(q.Disjuncts, scored)
 	}
-	if len(clauses) == 0 {
-		return nil
-	}
-	for _, k := range clauses {
-		if !add(k) {
-			return nil
+	return false
+}
+
+// every reports whether leanGroups can run each of qs.
+func every(qs []query.Query, scored bool) bool {
+	for _, q := range qs {
+		if !leanable(q, scored) {
+			return false
 		}
 	}
-	return p
+	return true
 }
 
 // leanHit is a matched document of a shard's segment.
@@ -144,10 +89,11 @@ type leanHit struct {
 	num   uint64
 }
 
-// leanGroups returns the n best groups of the shards for words and how
-// many match, as bleve's request of size n from 0 would; ok is false when
-// a shard could not be read this way (bleve then answers, and reports it).
-func (c *collector) leanGroups(ctx context.Context, plan *leanPlan, n int) (*bleve.SearchResult, bool) {
+// leanGroups returns the n best groups of the shards for q (leanable) and
+// how many match, as bleve's request of size n from 0 would; ok is false
+// when a shard could not be read this way (bleve then answers, and reports
+// it).
+func (c *collector) leanGroups(ctx context.Context, q query.Query, n int) (*bleve.SearchResult, bool) {
 	shards := c.r.shards
 	snaps := make([]*scorch.IndexSnapshot, len(shards))
 	for i, sh := range shards {
@@ -179,7 +125,7 @@ func (c *collector) leanGroups(ctx context.Context, plan *leanPlan, n int) (*ble
 				a := &answers[i]
 				a.err = onMappedPages(shards[i], "search", func() error {
 					var err error
-					a.hits, a.total, err = leanShard(ctx, snaps[i], plan, n)
+					a.hits, a.total, err = leanShard(ctx, snaps[i], q, n)
 					return err
 				})
 			}
@@ -299,203 +245,256 @@ func (it *leanIter) advance(doc uint64) error {
 	return err
 }
 
-// leanWord is one word's forms in one segment.
-type leanWord []*leanIter
-
-// low returns the word's first document, or false when its forms are done.
-func (w leanWord) low() (uint64, bool) {
-	var doc uint64
-	ok := false
-	for _, it := range w {
-		if !it.done && (!ok || it.doc < doc) {
-			doc, ok = it.doc, true
-		}
-	}
-	return doc, ok
+// leanNode is a clause of a query over one segment. seek moves it to its
+// first match at or after doc (where it stays while later seeks ask for no
+// more); score is its score on the document seek returned; count is its
+// postings count as bleve's searcher of the clause reports it, by which a
+// conjunction or a disjunction orders its clauses.
+type leanNode interface {
+	seek(doc uint64) (uint64, bool, error)
+	score(doc uint64) float64
+	count() uint64
 }
 
-// step moves the forms on doc to their next documents.
-func (w leanWord) step(doc uint64) error {
-	for _, it := range w {
-		if !it.done && it.doc == doc {
-			if err := it.next(); err != nil {
-				return err
+// leanTerm is one term's postings: scored by BM25 (bm25Query), or left
+// unscored under a fixed score.
+type leanTerm struct {
+	leanIter
+	n uint64
+}
+
+func (t *leanTerm) seek(doc uint64) (uint64, bool, error) {
+	err := t.advance(doc)
+	return t.doc, !t.done, err
+}
+
+func (t *leanTerm) score(uint64) float64 { return t.leanIter.score() }
+func (t *leanTerm) count() uint64        { return t.n }
+
+// leanAny matches where any of its kids does: a word's forms (as
+// formsSearcher: their scores on the document summed in order) or a
+// disjunction (as bleve's: that sum times the share of the kids matched).
+type leanAny struct {
+	kids  []leanNode
+	at    []uint64 // each kid's match, when on
+	on    []bool
+	coord bool
+}
+
+func newAny(kids []leanNode, coord bool) *leanAny {
+	return &leanAny{kids: kids, at: make([]uint64, len(kids)), on: make([]bool, len(kids)), coord: coord}
+}
+
+func (a *leanAny) seek(doc uint64) (uint64, bool, error) {
+	var low uint64
+	found := false
+	for i, k := range a.kids {
+		if !a.on[i] || a.at[i] < doc {
+			d, ok, err := k.seek(doc)
+			if err != nil {
+				return 0, false, err
 			}
+			a.at[i], a.on[i] = d, ok
+		}
+		if a.on[i] && (!found || a.at[i] < low) {
+			low, found = a.at[i], true
 		}
 	}
-	return nil
+	return low, found, nil
 }
 
-func (w leanWord) advance(doc uint64) error {
-	for _, it := range w {
-		if err := it.advance(doc); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// score sums the scores of the forms on doc in their order, as
-// formsSearcher does.
-func (w leanWord) score(doc uint64) float64 {
+func (a *leanAny) score(doc uint64) float64 {
 	var s float64
-	for _, it := range w {
-		if !it.done && it.doc == doc {
-			s += it.score()
+	matched := 0
+	for i, k := range a.kids {
+		if a.on[i] && a.at[i] == doc {
+			s += k.score(doc)
+			matched++
 		}
+	}
+	if a.coord {
+		return s * (float64(matched) / float64(len(a.kids)))
 	}
 	return s
 }
 
-// byCount orders a shard's words by their postings count, as bleve's
-// conjunction orders its searchers (sort.Sort of the same list with the
-// same comparison gives the same order, ties included).
-type byCount struct {
-	order  []int
-	counts []uint64
+func (a *leanAny) count() uint64 { return sumCounts(a.kids) }
+
+// leanAll is a conjunction: a document every kid matches, their scores
+// summed. The kids are in count order, so the rarest leads.
+type leanAll struct{ kids []leanNode }
+
+func (c *leanAll) seek(doc uint64) (uint64, bool, error) {
+	for {
+		agreed := true
+		for _, k := range c.kids {
+			d, ok, err := k.seek(doc)
+			if err != nil || !ok {
+				return 0, false, err
+			}
+			if d > doc {
+				doc, agreed = d, false
+				break
+			}
+		}
+		if agreed {
+			return doc, true, nil
+		}
+	}
 }
 
-func (b byCount) Len() int           { return len(b.order) }
-func (b byCount) Less(i, j int) bool { return b.counts[b.order[i]] < b.counts[b.order[j]] }
-func (b byCount) Swap(i, j int)      { b.order[i], b.order[j] = b.order[j], b.order[i] }
+func (c *leanAll) score(doc uint64) float64 {
+	var s float64
+	for _, k := range c.kids {
+		s += k.score(doc)
+	}
+	return s
+}
+
+func (c *leanAll) count() uint64 { return sumCounts(c.kids) }
+
+// leanFixed gives its clause's matches one score (constSearcher).
+type leanFixed struct {
+	leanNode
+	fixed float64
+}
+
+func (f *leanFixed) score(uint64) float64 { return f.fixed }
+
+func sumCounts(kids []leanNode) uint64 {
+	var n uint64
+	for _, k := range kids {
+		n += k.count()
+	}
+	return n
+}
+
+// byCount orders clauses by their postings count, as bleve's conjunction
+// and disjunction order their searchers (sort.Sort of the same list with
+// the same comparison gives the same order, ties included).
+type byCount []leanNode
+
+func (b byCount) Len() int           { return len(b) }
+func (b byCount) Less(i, j int) bool { return b[i].count() < b[j].count() }
+func (b byCount) Swap(i, j int)      { b[i], b[j] = b[j], b[i] }
+
+// leanSegment builds the clauses of a query over one segment.
+type leanSegment struct {
+	ss    *scorch.SegmentSnapshot
+	dicts map[string]segment.TermDictionary
+}
+
+// errNotLean is a clause the lean stage does not run (leanable keeps
+// such queries from it).
+var errNotLean = errors.New("index: a clause the lean first stage does not run")
+
+func (b *leanSegment) node(q query.Query) (leanNode, error) {
+	switch q := q.(type) {
+	case *bm25Query:
+		return b.term(q.field, q.term, q.idf*q.boost, true)
+	case *query.TermQuery:
+		return b.term(q.Field(), q.Term, 0, false)
+	case *constQuery:
+		inner, ok := q.inner.(query.Query)
+		if !ok {
+			return nil, errNotLean
+		}
+		k, err := b.node(inner)
+		if err != nil {
+			return nil, err
+		}
+		return &leanFixed{leanNode: k, fixed: q.score}, nil
+	case *formsQuery:
+		kids := make([]query.Query, 0, len(q.forms)+len(q.alts))
+		for _, f := range q.forms {
+			kids = append(kids, f)
+		}
+		nodes, err := b.nodes(append(kids, q.alts...))
+		if err != nil {
+			return nil, err
+		}
+		return newAny(nodes, false), nil
+	case *query.ConjunctionQuery:
+		kids, err := b.nodes(q.Conjuncts)
+		if err != nil {
+			return nil, err
+		}
+		sort.Sort(byCount(kids))
+		return &leanAll{kids: kids}, nil
+	case *query.DisjunctionQuery:
+		kids, err := b.nodes(q.Disjuncts)
+		if err != nil {
+			return nil, err
+		}
+		sort.Sort(byCount(kids))
+		return newAny(kids, true), nil
+	}
+	return nil, errNotLean
+}
+
+func (b *leanSegment) nodes(qs []query.Query) ([]leanNode, error) {
+	out := make([]leanNode, 0, len(qs))
+	for _, q := range qs {
+		k, err := b.node(q)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+// term reads the postings of one term of a field from the first.
+func (b *leanSegment) term(field, term string, weight float64, scored bool) (leanNode, error) {
+	dict, ok := b.dicts[field]
+	if !ok {
+		var err error
+		if dict, err = b.ss.Segment().Dictionary(field); err != nil {
+			return nil, err
+		}
+		b.dicts[field] = dict
+	}
+	pl, err := dict.PostingsList([]byte(term), b.ss.Deleted(), nil)
+	if err != nil {
+		return nil, err
+	}
+	t := &leanTerm{leanIter: leanIter{it: pl.Iterator(scored, scored, false, nil), weight: weight, fixed: !scored},
+		n: pl.Count()}
+	return t, t.first()
+}
 
 // errManySegments leaves to bleve a shard of more than one segment: a
 // build merges each shard into one (newBuilder), so the lean stage reads
 // that one alone.
 var errManySegments = errors.New("index: the lean first stage reads shards of one segment")
 
-// leanShard returns the n best documents of a shard of one segment for
-// plan, with the number that match.
-func leanShard(ctx context.Context, snap *scorch.IndexSnapshot, plan *leanPlan, n int) ([]leanHit, uint64, error) {
-	words := plan.words
+// leanShard returns the n best documents of a shard of one segment for q,
+// with the number that match.
+func leanShard(ctx context.Context, snap *scorch.IndexSnapshot, q query.Query, n int) ([]leanHit, uint64, error) {
 	segs := snap.Segments()
 	if len(segs) != 1 {
 		return nil, 0, errManySegments
 	}
-	ss := segs[0]
-	dict, err := ss.Segment().Dictionary(fieldText)
+	top, err := (&leanSegment{ss: segs[0], dicts: map[string]segment.TermDictionary{}}).node(q)
 	if err != nil {
 		return nil, 0, err
-	}
-	lists := make([][]segment.PostingsList, len(words)) // by word and form
-	counts := make([]uint64, len(words))
-	for w, forms := range words {
-		for _, f := range forms {
-			pl, err := dict.PostingsList(f.term, ss.Deleted(), nil)
-			if err != nil {
-				return nil, 0, err
-			}
-			lists[w] = append(lists[w], pl)
-			counts[w] += pl.Count()
-		}
-	}
-	order := byCount{order: make([]int, len(words)), counts: counts}
-	for i := range order.order {
-		order.order[i] = i
-	}
-	if len(words) > 1 {
-		sort.Sort(order)
-	}
-	ws := make([]leanWord, len(words))
-	for k, w := range order.order {
-		for f, pl := range lists[w] {
-			form := words[w][f]
-			it := &leanIter{it: pl.Iterator(!form.fixed, !form.fixed, false, nil), weight: form.weight, fixed: form.fixed}
-			if err := it.first(); err != nil {
-				return nil, 0, err
-			}
-			ws[k] = append(ws[k], it)
-		}
 	}
 	var best leanHeap
-	walk := leanSegment
-	if plan.any {
-		walk = leanUnion
-	}
-	total, err := walk(ctx, ws, n, &best)
-	if err != nil {
-		return nil, 0, err
-	}
-	return best, total, nil
-}
-
-// leanSegment walks a segment's words (the rarest first) and keeps the n
-// best matches in best; it returns how many documents matched.
-func leanSegment(ctx context.Context, ws []leanWord, n int, best *leanHeap) (uint64, error) {
-	var total uint64
-	doc, ok := ws[0].low()
-	for ok {
-		match := true
-		for k := 1; k < len(ws); k++ {
-			if err := ws[k].advance(doc); err != nil {
-				return 0, err
-			}
-			d, more := ws[k].low()
-			if !more {
-				return total, nil
-			}
-			if d > doc {
-				if err := ws[0].advance(d); err != nil {
-					return 0, err
-				}
-				match = false
-				break
-			}
-		}
-		if match {
-			var score float64
-			for _, w := range ws {
-				score += w.score(doc)
-			}
-			total++
-			best.offer(leanHit{score: score, num: doc}, n)
-			if total%4096 == 0 && ctx.Err() != nil {
-				return 0, ctx.Err()
-			}
-			if err := ws[0].step(doc); err != nil {
-				return 0, err
-			}
-		}
-		doc, ok = ws[0].low()
-	}
-	return total, nil
-}
-
-// leanUnion walks a segment's words for a group holding any of them, and
-// scores it as bleve's disjunction does: the scores of the words it holds,
-// summed in the words' order (by postings count, as bleve's disjunction
-// sorts its searchers), times the share of the words it holds.
-func leanUnion(ctx context.Context, ws []leanWord, n int, best *leanHeap) (uint64, error) {
-	var total uint64
+	var total, doc uint64
 	for {
-		var doc uint64
-		ok := false
-		for _, w := range ws {
-			if d, more := w.low(); more && (!ok || d < doc) {
-				doc, ok = d, true
-			}
+		d, ok, err := top.seek(doc)
+		if err != nil {
+			return nil, 0, err
 		}
 		if !ok {
-			return total, nil
-		}
-		var sum float64
-		matched := 0
-		for _, w := range ws {
-			if d, more := w.low(); more && d == doc {
-				sum += w.score(doc)
-				matched++
-			}
+			return best, total, nil
 		}
 		total++
-		best.offer(leanHit{score: sum * (float64(matched) / float64(len(ws))), num: doc}, n)
+		best.offer(leanHit{score: top.score(d), num: d}, n)
 		if total%4096 == 0 && ctx.Err() != nil {
-			return 0, ctx.Err()
+			return nil, 0, ctx.Err()
 		}
-		for _, w := range ws {
-			if err := w.step(doc); err != nil {
-				return 0, err
-			}
-		}
+		doc = d + 1
 	}
 }
 

@@ -40,14 +40,16 @@ func leanCorpus(t *testing.T, n int) (*Reader, []Doc) {
 }
 
 // leanQueries are texts of every shape: one word, several, inflected
-// forms, snake_case and camelCase identifiers (a camelCase one has an
-// alternative leanGroups leaves to bleve), paths and file names (exact
-// clauses), words no group holds.
+// forms, snake_case and camelCase identifiers (a camelCase one has a
+// fixed-score alternative), paths, file names and an event id (exact
+// clauses), words no group holds, and more words than the broad query's
+// disjunction leanGroups runs.
 func leanQueries(rng *rand.Rand, docs []Doc) []string {
 	qs := camelQueries(docs, 8)
 	qs = append(qs, []string{"error", "failed timeout", "parse config index", "tests", "building", "parse_config",
 		"parseConfig", "internal/store/index.go", "index.go", "walrus", "error walrus", "the test",
-		"config -error", `"failed timeout"`, "session OR query"}...)
+		"config -error", `"failed timeout"`, "session OR query", "evt_0123456789abcdef0123456789abcdef",
+		"the error config parse index store build test failed timeout request response server client walrus"}...)
 	for range 60 {
 		n := 1 + rng.IntN(3)
 		var w []string
@@ -84,14 +86,15 @@ func camelQueries(docs []Doc, n int) []string {
 
 var snakeRE = regexp.MustCompile(`\b[a-z]+_[a-z]+\b`)
 
-// TestLeanGroupsAsBleve runs the first stage of many queries, their
-// narrow and their broad query, both ways over several shards: leanGroups
-// must answer every plain one (and only those), with the groups, scores
-// (bit for bit) and total bleve gives for the same request.
+// TestLeanGroupsAsBleve runs the first stage of many queries (words,
+// forms, identifiers, paths, file names, ids, questions), their narrow and
+// their broad query, both ways over several shards: leanGroups must answer
+// every one leanable lets through, with the groups, scores (bit for bit)
+// and total bleve gives for the same request.
 func TestLeanGroupsAsBleve(t *testing.T) {
 	r, docs := leanCorpus(t, 6000)
 	rng := rand.New(rand.NewPCG(3, 4))
-	lean, leftToBleve, anyWord := 0, 0, 0
+	lean, leftToBleve, anyWord, exact := 0, 0, 0, 0
 	for _, text := range leanQueries(rng, docs) {
 		loader := r.newHitLoader()
 		plan, err := r.compile(text, loader.docFreq)
@@ -103,17 +106,20 @@ func TestLeanGroupsAsBleve(t *testing.T) {
 			if q == nil {
 				continue
 			}
-			lp := leanPlanOf(q)
-			if lp == nil {
+			if !leanable(q, true) {
 				leftToBleve++
 				continue
 			}
-			if lp.any {
+			broad := q == plan.broad
+			if broad {
 				anyWord++
+			}
+			if d, ok := q.(*query.DisjunctionQuery); ok && !broad && len(d.Disjuncts) > 1 {
+				exact++ // the words and exact identifiers
 			}
 			for _, n := range []int{1, 10, 49, 500} {
 				c := &collector{r: r, loader: loader}
-				got, ok := c.leanGroups(context.Background(), lp, n)
+				got, ok := c.leanGroups(context.Background(), q, n)
 				if !ok {
 					t.Fatalf("%q: the lean first stage gave up on a readable index", text)
 				}
@@ -123,18 +129,18 @@ func TestLeanGroupsAsBleve(t *testing.T) {
 					t.Fatal(err)
 				}
 				if got.Total != want.Total {
-					t.Fatalf("%q (%d, any word %v): total %d, bleve %d", text, n, lp.any, got.Total, want.Total)
+					t.Fatalf("%q (%d, broad %v): total %d, bleve %d", text, n, broad, got.Total, want.Total)
 				}
 				if a, b := groupScores(got, n), groupScores(want, n); !slices.Equal(a, b) {
-					t.Fatalf("%q (%d, any word %v): groups\n%v\nbleve\n%v", text, n, lp.any, a, b)
+					t.Fatalf("%q (%d, broad %v): groups\n%v\nbleve\n%v", text, n, broad, a, b)
 				}
 			}
 		}
 		loader.close()
 	}
-	if lean < 100 || leftToBleve < 3 || anyWord < 20 {
-		t.Fatalf("lean answered %d requests (%d broad queries), bleve %d queries: the test no longer covers each",
-			lean, anyWord, leftToBleve)
+	if lean < 100 || leftToBleve < 1 || anyWord < 20 || exact < 3 {
+		t.Fatalf("lean answered %d requests (%d broad queries, %d with exact identifiers), bleve %d queries: "+
+			"the test no longer covers each", lean, anyWord, exact, leftToBleve)
 	}
 }
 

@@ -302,8 +302,8 @@ func (c *collector) fetch(ctx context.Context, must query.Query, em eNode, f []q
 func (c *collector) groups(ctx context.Context, bq query.Query, size, from int, ordered *bool) (*bleve.SearchResult, error) {
 	ask := func(n int, sorted bool) (*bleve.SearchResult, error) {
 		if !sorted && from == 0 && leanFirstStage {
-			if plan := leanPlanOf(bq); plan != nil {
-				if res, ok := c.leanGroups(ctx, plan, n); ok {
+			if leanable(bq, true) {
+				if res, ok := c.leanGroups(ctx, bq, n); ok {
 					return res, nil
 				}
 			}
