@@ -12,8 +12,10 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
+	bleveindex "github.com/blevesearch/bleve_index_api"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 	zapx "github.com/blevesearch/zapx/v17"
 )
@@ -38,10 +40,12 @@ import (
 // order; a conjunction's and a disjunction's clauses by their postings
 // count in the shard, as bleve sorts its searchers; a disjunction's sum
 // times the share of its clauses matched). A conjunction is walked from its
-// rarest clause, the others advanced to its documents. Filters, a
+// rarest clause, the others advanced to its documents. A
 // disjunction of more than maxLeanOr clauses (which bleve sums in a heap's
 // order), a page past the first, a shard of several segments, and any
-// error leave the request to bleve.
+// error leave the request to bleve. A search's filters are read by
+// bleve's own searcher of them, advanced to each match, as bleve's
+// BooleanQuery does.
 
 // leanFirstStage turns leanGroups on; tests turn it off to compare.
 var leanFirstStage = true
@@ -69,6 +73,8 @@ func leanable(q query.Query, scored bool) bool {
 		return len(q.Conjuncts) > 0 && every(q.Conjuncts, scored)
 	case *query.DisjunctionQuery:
 		return len(q.Disjuncts) > 0 && len(q.Disjuncts) <= maxLeanOr && q.Min <= 1 && every(q.Disjuncts, scored)
+	case *query.BooleanQuery: // a search's filters (withFilters), which bleve's own searcher reads
+		return q.Must != nil && q.Should == nil && q.MustNot == nil && q.BoostVal == nil && leanable(q.Must, scored)
 	}
 	return false
 }
@@ -125,7 +131,7 @@ func (c *collector) leanGroups(ctx context.Context, q query.Query, n int) (*blev
 				a := &answers[i]
 				a.err = onMappedPages(shards[i], "search", func() error {
 					var err error
-					a.hits, a.total, err = leanShard(ctx, snaps[i], q, n)
+					a.hits, a.total, err = leanShard(ctx, snaps[i], c.r.idxs[c.r.order[shards[i]]].Mapping(), q, n)
 					return err
 				})
 			}
@@ -378,10 +384,22 @@ func (b byCount) Len() int           { return len(b) }
 func (b byCount) Less(i, j int) bool { return b[i].count() < b[j].count() }
 func (b byCount) Swap(i, j int)      { b[i], b[j] = b[j], b[i] }
 
-// leanSegment builds the clauses of a query over one segment.
+// leanSegment builds the clauses of a query over one segment: the shard's
+// snapshot and mapping read its filters with bleve's searchers.
 type leanSegment struct {
-	ss    *scorch.SegmentSnapshot
-	dicts map[string]segment.TermDictionary
+	ss      *scorch.SegmentSnapshot
+	dicts   map[string]segment.TermDictionary
+	ctx     context.Context
+	snap    *scorch.IndexSnapshot
+	mapping mapping.IndexMapping
+	closers []search.Searcher
+}
+
+// close closes the filters' searchers.
+func (b *leanSegment) close() {
+	for _, s := range b.closers {
+		_ = s.Close()
+	}
 }
 
 // errNotLean is a clause the lean stage does not run (leanable keeps
@@ -428,8 +446,63 @@ func (b *leanSegment) node(q query.Query) (leanNode, error) {
 		}
 		sort.Sort(byCount(kids))
 		return newAny(kids, true), nil
+	case *query.BooleanQuery:
+		must, err := b.node(q.Must)
+		if err != nil || q.Filter == nil {
+			return must, err
+		}
+		// As bleve's BooleanQuery: the filter's searcher scores nothing and
+		// is advanced to each match of the clauses it filters.
+		fs, err := q.Filter.Searcher(b.ctx, b.snap, b.mapping, search.SearcherOptions{Score: "none"})
+		if err != nil {
+			return nil, err
+		}
+		b.closers = append(b.closers, fs)
+		return &leanFiltered{leanNode: must, filter: fs,
+			sctx: &search.SearchContext{DocumentMatchPool: search.NewDocumentMatchPool(fs.DocumentMatchPoolSize(), 0)}}, nil
 	}
 	return nil, errNotLean
+}
+
+// leanFiltered keeps the matches of its clause that its filter (a bleve
+// searcher) matches too; the score is the clause's.
+type leanFiltered struct {
+	leanNode
+	filter search.Searcher
+	sctx   *search.SearchContext
+	cur    *search.DocumentMatch // the filter's current document; nil when done
+	begun  bool
+	id     bleveindex.IndexInternalID
+}
+
+func (f *leanFiltered) seek(doc uint64) (uint64, bool, error) {
+	for {
+		d, ok, err := f.leanNode.seek(doc)
+		if err != nil || !ok {
+			return 0, false, err
+		}
+		if !f.begun {
+			f.begun = true
+			if f.cur, err = f.filter.Next(f.sctx); err != nil {
+				return 0, false, err
+			}
+		}
+		if f.cur != nil && f.cur.IndexInternalID.Value() < d {
+			f.sctx.DocumentMatchPool.Put(f.cur)
+			f.id = bleveindex.NewIndexInternalID(f.id, d)
+			if f.cur, err = f.filter.Advance(f.sctx, f.id); err != nil {
+				return 0, false, err
+			}
+		}
+		if f.cur == nil {
+			return 0, false, nil
+		}
+		at := f.cur.IndexInternalID.Value()
+		if at == d {
+			return d, true, nil
+		}
+		doc = at
+	}
 }
 
 func (b *leanSegment) nodes(qs []query.Query) ([]leanNode, error) {
@@ -470,12 +543,14 @@ var errManySegments = errors.New("index: the lean first stage reads shards of on
 
 // leanShard returns the n best documents of a shard of one segment for q,
 // with the number that match.
-func leanShard(ctx context.Context, snap *scorch.IndexSnapshot, q query.Query, n int) ([]leanHit, uint64, error) {
+func leanShard(ctx context.Context, snap *scorch.IndexSnapshot, m mapping.IndexMapping, q query.Query, n int) ([]leanHit, uint64, error) {
 	segs := snap.Segments()
 	if len(segs) != 1 {
 		return nil, 0, errManySegments
 	}
-	top, err := (&leanSegment{ss: segs[0], dicts: map[string]segment.TermDictionary{}}).node(q)
+	seg := &leanSegment{ss: segs[0], dicts: map[string]segment.TermDictionary{}, ctx: ctx, snap: snap, mapping: m}
+	defer seg.close()
+	top, err := seg.node(q)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search"
@@ -61,6 +62,26 @@ func leanQueries(rng *rand.Rand, docs []Doc) []string {
 	return qs
 }
 
+// leanFilters are filters of every kind a search puts beside its text:
+// terms (provider, type, role), a workspace (a term or a prefix), a day
+// range, primary sessions only, and several at once.
+func leanFilters(docs []Doc) []core.Filter {
+	first, last := docs[0].Event.Timestamp, docs[len(docs)-1].Event.Timestamp
+	mid := first.Add(last.Sub(first) / 2)
+	ws := docs[len(docs)/2].Session.Workspace
+	return []core.Filter{
+		{Providers: []string{"prov-a", "prov-c"}},
+		{Types: []core.EventType{core.TypeToolCall}},
+		{Roles: []core.Role{core.RoleUser}},
+		{Workspace: ws},
+		{Workspace: strings.TrimRight(ws, "0123456789")}, // a prefix of several
+		{Since: mid},
+		{Since: first.Add(time.Hour), Until: mid},
+		{PrimaryOnly: true},
+		{Providers: []string{"prov-b"}, PrimaryOnly: true, Since: first.Add(24 * time.Hour)},
+	}
+}
+
 // camelQueries returns the camelCase forms of the n snake_case
 // identifiers the docs hold most, with a word: their words joined by
 // underscores are a fixed-score alternative of the folded form.
@@ -94,7 +115,7 @@ var snakeRE = regexp.MustCompile(`\b[a-z]+_[a-z]+\b`)
 func TestLeanGroupsAsBleve(t *testing.T) {
 	r, docs := leanCorpus(t, 6000)
 	rng := rand.New(rand.NewPCG(3, 4))
-	lean, leftToBleve, anyWord, exact := 0, 0, 0, 0
+	lean, leftToBleve, anyWord, exact, filtered, filteredFound := 0, 0, 0, 0, 0, 0
 	for _, text := range leanQueries(rng, docs) {
 		loader := r.newHitLoader()
 		plan, err := r.compile(text, loader.docFreq)
@@ -102,7 +123,11 @@ func TestLeanGroupsAsBleve(t *testing.T) {
 			loader.close()
 			continue
 		}
-		for _, q := range []query.Query{plan.narrow, plan.broad} {
+		queries := []query.Query{plan.narrow, plan.broad}
+		for _, f := range leanFilters(docs) {
+			queries = append(queries, withFilters(plan.narrow, filters(Query{Filter: f}, core.ScopeAll)))
+		}
+		for _, q := range queries {
 			if q == nil {
 				continue
 			}
@@ -117,6 +142,9 @@ func TestLeanGroupsAsBleve(t *testing.T) {
 			if d, ok := q.(*query.DisjunctionQuery); ok && !broad && len(d.Disjuncts) > 1 {
 				exact++ // the words and exact identifiers
 			}
+			if _, ok := q.(*query.BooleanQuery); ok {
+				filtered++
+			}
 			for _, n := range []int{1, 10, 49, 500} {
 				c := &collector{r: r, loader: loader}
 				got, ok := c.leanGroups(context.Background(), q, n)
@@ -128,6 +156,9 @@ func TestLeanGroupsAsBleve(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				if _, ok := q.(*query.BooleanQuery); ok && got.Total > 0 && n == 1 {
+					filteredFound++
+				}
 				if got.Total != want.Total {
 					t.Fatalf("%q (%d, broad %v): total %d, bleve %d", text, n, broad, got.Total, want.Total)
 				}
@@ -138,9 +169,10 @@ func TestLeanGroupsAsBleve(t *testing.T) {
 		}
 		loader.close()
 	}
-	if lean < 100 || leftToBleve < 1 || anyWord < 20 || exact < 3 {
-		t.Fatalf("lean answered %d requests (%d broad queries, %d with exact identifiers), bleve %d queries: "+
-			"the test no longer covers each", lean, anyWord, exact, leftToBleve)
+	if lean < 100 || leftToBleve < 1 || anyWord < 20 || exact < 3 || filtered < 100 || filteredFound < 50 {
+		t.Fatalf("lean answered %d requests (%d broad queries, %d with exact identifiers, %d filtered, %d of them "+
+			"finding groups), bleve %d queries: the test no longer covers each",
+			lean, anyWord, exact, filtered, filteredFound, leftToBleve)
 	}
 }
 
@@ -174,9 +206,10 @@ func groupScores(res *bleve.SearchResult, size int) []string {
 func TestLeanSearchAsBleve(t *testing.T) {
 	r, docs := leanCorpus(t, 6000)
 	rng := rand.New(rand.NewPCG(5, 6))
-	for _, text := range leanQueries(rng, docs) {
+	filters := append([]core.Filter{{}}, leanFilters(docs)...)
+	for i, text := range leanQueries(rng, docs) {
 		for _, limit := range []int{5, 20} {
-			q := Query{Text: text, Limit: limit}
+			q := Query{Text: text, Limit: limit, Filter: filters[i%len(filters)]}
 			leanFirstStage = false
 			want, errWant := r.Search(context.Background(), q)
 			leanFirstStage = true
