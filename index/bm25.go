@@ -110,9 +110,7 @@ func (s *bm25Searcher) DocumentMatchPoolSize() int { return 1 }
 // exact-identifier clauses (an event id, a session id, a touched file) that
 // must rank a document first whatever bleve's per-shard statistics say.
 type constQuery struct {
-	inner interface {
-		Searcher(context.Context, bleveindex.IndexReader, mapping.IndexMapping, search.SearcherOptions) (search.Searcher, error)
-	}
+	inner query.Query
 	score float64
 }
 

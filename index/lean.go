@@ -2,6 +2,7 @@ package index
 
 import (
 	"cmp"
+	"container/heap"
 	"context"
 	"errors"
 	"math"
@@ -65,8 +66,7 @@ func leanable(q query.Query, scored bool) bool {
 	case *formsQuery:
 		return len(q.forms) > 0 && every(q.alts, scored)
 	case *constQuery:
-		inner, ok := q.inner.(query.Query)
-		return ok && leanable(inner, false)
+		return leanable(q.inner, false)
 	case *query.TermQuery:
 		return !scored && q.Field() != ""
 	case *query.ConjunctionQuery:
@@ -223,12 +223,6 @@ func (it *leanIter) score() float64 {
 		return it.weight * bm25TF(float64(it.freq), fieldLength(it.norm))
 	}
 	return it.weight * bm25TF(float64(it.freq), fieldLength(zapNorm(it.bits)))
-}
-
-func (it *leanIter) next() error {
-	p, err := it.it.Next()
-	it.set(p)
-	return err
 }
 
 // first reads the form's first posting.
@@ -413,11 +407,7 @@ func (b *leanSegment) node(q query.Query) (leanNode, error) {
 	case *query.TermQuery:
 		return b.term(q.Field(), q.Term, 0, false)
 	case *constQuery:
-		inner, ok := q.inner.(query.Query)
-		if !ok {
-			return nil, errNotLean
-		}
-		k, err := b.node(inner)
+		k, err := b.node(q.inner)
 		if err != nil {
 			return nil, err
 		}
@@ -573,49 +563,27 @@ func leanShard(ctx context.Context, snap *scorch.IndexSnapshot, m mapping.IndexM
 	}
 }
 
-// leanHeap keeps the best hits, the worst first.
+// leanHeap keeps the best hits, the worst first (container/heap).
 type leanHeap []leanHit
 
+// offer keeps x if it is among the n best offered.
 func (h *leanHeap) offer(x leanHit, n int) {
-	if n <= 0 {
-		return
-	}
-	if len(*h) < n {
-		*h = append(*h, x)
-		h.up(len(*h) - 1)
-		return
-	}
-	if x.score <= (*h)[0].score {
-		return
-	}
-	(*h)[0] = x
-	h.down(0)
-}
-
-func (h leanHeap) up(i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if h[p].score <= h[i].score {
-			return
-		}
-		h[p], h[i] = h[i], h[p]
-		i = p
+	switch {
+	case len(*h) < n:
+		heap.Push(h, x)
+	case n > 0 && x.score > (*h)[0].score:
+		(*h)[0] = x
+		heap.Fix(h, 0)
 	}
 }
 
-func (h leanHeap) down(i int) {
-	for {
-		l, small := 2*i+1, i
-		if l < len(h) && h[l].score < h[small].score {
-			small = l
-		}
-		if r := l + 1; r < len(h) && h[r].score < h[small].score {
-			small = r
-		}
-		if small == i {
-			return
-		}
-		h[i], h[small] = h[small], h[i]
-		i = small
-	}
+func (h leanHeap) Len() int           { return len(h) }
+func (h leanHeap) Less(i, j int) bool { return h[i].score < h[j].score }
+func (h leanHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *leanHeap) Push(x any)        { *h = append(*h, x.(leanHit)) }
+func (h *leanHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
