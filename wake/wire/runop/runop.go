@@ -139,7 +139,9 @@ type Reply struct {
 var ErrSyntax = errors.New("runop: the reply is not a wire reply")
 
 // ParseReply reads a reply line (wire.Reply's JSON, the newline
-// optional). Fields other than ok, error and run are skipped.
+// optional). Fields other than ok, error and run are skipped. It decodes
+// escaped strings in place: line's bytes are not kept, but may be
+// overwritten.
 func ParseReply(line []byte) (Reply, error) {
 	p := parser{in: line}
 	var r Reply
@@ -336,6 +338,9 @@ func (p *parser) skip() error {
 
 // str reads a string, decoding its escapes as encoding/json does (a lone
 // surrogate becomes U+FFFD).
+// str reads a string. An escaped one is decoded in place, over its own
+// bytes (a decoded escape is never longer than the escape), so that a
+// search's output is copied once, into the string returned.
 func (p *parser) str() (string, error) {
 	if p.peek() != '"' {
 		return "", ErrSyntax
@@ -354,17 +359,19 @@ func (p *parser) str() (string, error) {
 		}
 		p.i++
 	}
-	out := append([]byte(nil), p.in[start:p.i]...)
+	w := p.i // the decoded string is p.in[start:w]
+	put := func(b ...byte) { w += copy(p.in[w:], b) }
 	for p.i < len(p.in) {
 		c := p.in[p.i]
 		switch {
 		case c == '"':
 			p.i++
-			return string(out), nil
+			return string(p.in[start:w]), nil
 		case c < 0x20:
 			return "", ErrSyntax
 		case c != '\\':
-			out = append(out, c)
+			p.in[w] = c
+			w++
 			p.i++
 			continue
 		}
@@ -375,17 +382,17 @@ func (p *parser) str() (string, error) {
 		p.i += 2
 		switch e {
 		case '"', '\\', '/':
-			out = append(out, e)
+			put(e)
 		case 'b':
-			out = append(out, '\b')
+			put('\b')
 		case 'f':
-			out = append(out, '\f')
+			put('\f')
 		case 'n':
-			out = append(out, '\n')
+			put('\n')
 		case 'r':
-			out = append(out, '\r')
+			put('\r')
 		case 't':
-			out = append(out, '\t')
+			put('\t')
 		case 'u':
 			r, ok := p.hex4()
 			if !ok {
@@ -407,7 +414,8 @@ func (p *parser) str() (string, error) {
 				}
 				r = r2
 			}
-			out = utf8.AppendRune(out, r)
+			var buf [utf8.UTFMax]byte
+			put(buf[:utf8.EncodeRune(buf[:], r)]...)
 		default:
 			return "", ErrSyntax
 		}
