@@ -16,7 +16,9 @@ import (
 
 // frontCases are ctx search command lines whose answers the front must
 // give as ctx-core does: text and JSON hits, a relative --workspace (read
-// against the client's directory), no hit, and two usage errors.
+// against the client's directory), no hit, two usage errors, a missing
+// argument and the command's help (the daemon builds only the search
+// command under its root).
 var frontCases = [][]string{
 	{"search", "marmalade"},
 	{"search", "marmalade", "--format", "json", "--limit", "2"},
@@ -24,6 +26,8 @@ var frontCases = [][]string{
 	{"search", "nothingmatchesthis"},
 	{"search", "marmalade", "--bogus"},
 	{"search", "marmalade", "--since", "7x", "--format", "json"},
+	{"search"},
+	{"search", "--help"},
 }
 
 // answer is what one ctx process printed and how it ended.

@@ -106,7 +106,7 @@ func frontCommand(searcher *app.App) func(context.Context, daemon.Request) (daem
 				out, err = daemon.RunOutput{}, fmt.Errorf("ctx search failed in the daemon: %v", p)
 			}
 		}()
-		code := run(req.Args, env)
+		code := runUnder(req.Args, env, newSearchRoot)
 		return daemon.RunOutput{Stdout: stdout.String(), Stderr: stderr.String(), Exit: code}, nil
 	}
 }

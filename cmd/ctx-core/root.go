@@ -90,6 +90,33 @@ func writeJSONLine(w io.Writer, v any) error {
 }
 
 func newRootCmd(env *Env, f *format) *cobra.Command {
+	root := newBareRoot(env, f)
+	root.AddCommand(newImportCmd(env, f), newStatusCmd(env, f), newSourcesCmd(env, f), newSearchCmd(env, f),
+		newShowCmd(env, f), newListCmd(env, f), newVerifyCmd(env, f), newGCCmd(env, f), newDocsCmd(env, f),
+		newMCPCmd(env, f), newDaemonCmd(env, f), newHooksCmd(env, f), newBlameCmd(env, f),
+		newIntegrationsCmd(env, f), newNotesCmd(env, f), newTimelineCmd(env, f), newStatsCmd(env, f), newResumeCmd(env, f), newExportCmd(env, f), newForgetCmd(env, f), newVersionCmd(env, f),
+		newSyncCmd(env, f))
+	root.AddCommand(newTokensCmd(env, f), newContextCmd(env, f), newThreadsCmd(env, f), newIngestCmd(env, f), newUICmd(env, f))
+	root.SetHelpCommand(newHelpCmd(root))
+
+	attachNotesLink(root, env, f)
+	guardGroups(root)
+	return root
+}
+
+// newSearchRoot is the root with the search command alone: what the
+// daemon runs the front's command lines (ctx search's only) under. Search
+// prints the same under it; building every command and its flags took
+// 0.3 ms and 230 KB of a warm search.
+func newSearchRoot(env *Env, f *format) *cobra.Command {
+	root := newBareRoot(env, f)
+	root.AddCommand(newSearchCmd(env, f))
+	root.SetHelpCommand(newHelpCmd(root))
+	return root
+}
+
+// newBareRoot is the root command with its global flags and no command.
+func newBareRoot(env *Env, f *format) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "ctx",
 		Short:         "Search every coding agent's history on this machine",
@@ -105,16 +132,6 @@ func newRootCmd(env *Env, f *format) *cobra.Command {
 	root.PersistentFlags().StringVar(&f.value, "format", "text", "output format: text or json (jsonl where a command streams)")
 	root.PersistentFlags().StringVar(&env.Color, "color", colorAuto, "colour and bold text: auto (on a terminal without NO_COLOR), always or never")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usagef("%v", err) })
-	root.AddCommand(newImportCmd(env, f), newStatusCmd(env, f), newSourcesCmd(env, f), newSearchCmd(env, f),
-		newShowCmd(env, f), newListCmd(env, f), newVerifyCmd(env, f), newGCCmd(env, f), newDocsCmd(env, f),
-		newMCPCmd(env, f), newDaemonCmd(env, f), newHooksCmd(env, f), newBlameCmd(env, f),
-		newIntegrationsCmd(env, f), newNotesCmd(env, f), newTimelineCmd(env, f), newStatsCmd(env, f), newResumeCmd(env, f), newExportCmd(env, f), newForgetCmd(env, f), newVersionCmd(env, f),
-		newSyncCmd(env, f))
-	root.AddCommand(newTokensCmd(env, f), newContextCmd(env, f), newThreadsCmd(env, f), newIngestCmd(env, f), newUICmd(env, f))
-	root.SetHelpCommand(newHelpCmd(root))
-
-	attachNotesLink(root, env, f)
-	guardGroups(root)
 	return root
 }
 
@@ -136,9 +153,12 @@ func newHelpCmd(root *cobra.Command) *cobra.Command {
 	}
 }
 
-func run(args []string, env *Env) int {
+func run(args []string, env *Env) int { return runUnder(args, env, newRootCmd) }
+
+// runUnder runs a command line under the root newRoot builds.
+func runUnder(args []string, env *Env, newRoot func(*Env, *format) *cobra.Command) int {
 	f := &format{value: "text"}
-	root := newRootCmd(env, f)
+	root := newRoot(env, f)
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {
