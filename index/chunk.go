@@ -22,9 +22,14 @@ type Chunk struct {
 	// spans are the events' JSON objects in order; nil when the chunk was
 	// given decoded (ChunkOf).
 	spans [][]byte
-	// lower and folded are spans (or the decoded events' eventText)
-	// lowercased, and lowercased without underscores, made on first need.
-	lower, folded [][]byte
+	// lower and folded are every event's spans (or decoded eventText)
+	// lowercased, and lowercased without underscores, one after the other
+	// with a newline after each, made on first need (see probe); ends are
+	// where each event's bytes end in them.
+	lower, folded         []byte
+	lowerEnds, foldedEnds []int
+	// held memoizes probe: the events whose bytes hold a term, a bit each.
+	held map[string][]uint64
 	// events are the decoded events, nil until decoded.
 	events []*core.Event
 	// unsure is set when lowercasing the bytes byte by byte may miss a term
@@ -129,54 +134,107 @@ func (c *Chunk) Find(id core.EventID) (*core.Event, error) {
 // holding a rune that lowercases to ASCII, is always a maybe. The answer
 // may be a false yes (the bytes hold more than the text), never a false no.
 func (c *Chunk) mayHold(i int, term string) bool {
-	if c.unsure || !isASCII(term) {
+	if c.unsure || !isASCII(term) || strings.IndexByte(term, '\n') >= 0 {
 		return true
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.lower == nil {
-		c.lower = make([][]byte, len(c.events))
-		c.folded = make([][]byte, len(c.events))
-	}
-	// A term without underscores is in the text only if it is in the text
-	// without underscores, so one copy (the folded one) answers for it.
-	if strings.IndexByte(term, '_') < 0 {
-		if c.folded[i] == nil {
-			c.folded[i] = c.fold(i)
+	held, ok := c.held[term]
+	if !ok {
+		held = c.probe(term)
+		if c.held == nil || len(c.held) >= maxHeldTerms {
+			c.held = map[string][]uint64{}
 		}
-		return bytes.Contains(c.folded[i], []byte(term))
+		c.held[term] = held
 	}
-	if c.lower[i] == nil {
-		if c.spans != nil {
-			c.lower[i] = asciiLower(c.spans[i])
-		} else {
-			c.lower[i] = []byte(strings.ToLower(eventText(c.events[i])))
-		}
-	}
-	return bytes.Contains(c.lower[i], []byte(term))
+	return held[i/64]&(1<<(i%64)) != 0
 }
 
-// fold returns the i-th event's bytes (or text) lowercased, without
-// underscores.
-func (c *Chunk) fold(i int) []byte {
-	if c.spans == nil {
-		return []byte(strings.ReplaceAll(strings.ToLower(eventText(c.events[i])), "_", ""))
+// maxHeldTerms bounds the terms a chunk remembers the events of (a cached
+// chunk outlives the search that probed it); past it, it starts over.
+const maxHeldTerms = 64
+
+// probe returns the events whose bytes hold term, a bit each. The chunk's
+// events are looked through at once: the bytes of all of them, newline
+// after newline, which no term holds, so that a match lies in one event.
+// From a match, the search goes on past the end of the event it lies in. A
+// term without underscores is in an event's text only if it is in the text
+// without underscores, so one copy (the folded one) answers for it.
+func (c *Chunk) probe(term string) []uint64 {
+	all, ends := c.lower, c.lowerEnds
+	if strings.IndexByte(term, '_') < 0 {
+		if c.folded == nil {
+			c.folded, c.foldedEnds = c.joined(true)
+		}
+		all, ends = c.folded, c.foldedEnds
+	} else if c.lower == nil {
+		c.lower, c.lowerEnds = c.joined(false)
+		all, ends = c.lower, c.lowerEnds
 	}
-	b := c.spans[i]
-	out := make([]byte, 0, len(b))
-	for len(b) > 0 {
-		j := bytes.IndexByte(b, '_')
+	held := make([]uint64, (len(c.events)+63)/64)
+	if term == "" { // in every event's bytes
+		for e := range c.events {
+			held[e/64] |= 1 << (e % 64)
+		}
+		return held
+	}
+	t := []byte(term)
+	for at, e := 0, 0; at < len(all); {
+		j := bytes.Index(all[at:], t)
 		if j < 0 {
-			j = len(b)
+			break
+		}
+		at += j
+		for ends[e] <= at {
+			e++
+		}
+		held[e/64] |= 1 << (e % 64)
+		at = ends[e]
+	}
+	return held
+}
+
+// joined returns every event's bytes (or text) lowercased, without
+// underscores when fold, each followed by a newline, and where each
+// event's bytes end.
+func (c *Chunk) joined(fold bool) ([]byte, []int) {
+	n := 0
+	for i := range c.events {
+		if c.spans != nil {
+			n += len(c.spans[i]) + 1
+		} else {
+			n += len(eventText(c.events[i])) + 1
+		}
+	}
+	out := make([]byte, 0, n)
+	ends := make([]int, len(c.events))
+	for i := range c.events {
+		var b []byte
+		if c.spans != nil {
+			b = c.spans[i]
+		} else {
+			b = []byte(strings.ToLower(eventText(c.events[i])))
 		}
 		from := len(out)
-		out = append(out, b[:j]...)
+		if fold {
+			for len(b) > 0 {
+				j := bytes.IndexByte(b, '_')
+				if j < 0 {
+					j = len(b)
+				}
+				out = append(out, b[:j]...)
+				b = b[min(j+1, len(b)):]
+			}
+		} else {
+			out = append(out, b...)
+		}
 		for k := from; k < len(out); k++ {
 			out[k] = asciiLowerTable[out[k]]
 		}
-		b = b[min(j+1, len(b)):]
+		ends[i] = len(out)
+		out = append(out, '\n')
 	}
-	return out
+	return out, ends
 }
 
 // mayHoldExact reports whether the i-th event's JSON can hold s as it is
@@ -203,14 +261,6 @@ func jsonVerbatim(s string) bool {
 		}
 	}
 	return true
-}
-
-func asciiLower(b []byte) []byte {
-	out := make([]byte, len(b))
-	for i, c := range b {
-		out[i] = asciiLowerTable[c]
-	}
-	return out
 }
 
 // asciiLowerTable maps each byte to itself, A-Z to a-z.

@@ -199,6 +199,77 @@ func TestProbesNeverMissATerm(t *testing.T) {
 	}
 }
 
+// TestProbeIsPerEvent checks that probing all of a chunk's events at once
+// says of each event what looking through that event's bytes alone says:
+// the term is in its bytes lowercased (without underscores, for a term
+// that has none). Every event is asked for every term of the chunk, so
+// most answers are a no for a term its neighbours hold; raw bytes and
+// decoded events alike, with terms straddling two events' bytes.
+func TestProbeIsPerEvent(t *testing.T) {
+	all := chunkEvents(t)
+	var events []core.Event
+	for _, e := range all {
+		if !strings.ContainsAny(eventText(&e), "\u212a\u0130") {
+			events = append(events, e)
+		}
+	}
+	events = events[:min(len(events), 64)]
+	data, err := json.Marshal(core.Chunk{Kind: core.KindChunk, Session: events[0].SessionID, Events: events})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := NewChunk(data)
+	if err != nil || raw.spans == nil {
+		t.Fatalf("chunk not split: %v", err)
+	}
+	an, err := newEventAnalyzer(registry.NewCache())
+	if err != nil {
+		t.Fatal(err)
+	}
+	terms := map[string]bool{"zzzqqq": true, "_": true, "a": true, "": true}
+	for i := range events {
+		for _, tok := range an.Analyze([]byte(eventText(&events[i]))) {
+			terms[string(tok.Term)] = true
+		}
+		// The end of one event's bytes and the start of the next's.
+		if i > 0 {
+			prev, next := strings.ToLower(string(raw.spans[i-1])), strings.ToLower(string(raw.spans[i]))
+			terms[prev[len(prev)-3:]+next[:3]] = true
+		}
+	}
+	one := func(b []byte, fold bool) []byte {
+		b = bytes.ToLower(b)
+		if fold {
+			b = bytes.ReplaceAll(b, []byte("_"), nil)
+		}
+		return b
+	}
+	decoded := ChunkOf(events)
+	yes, no := 0, 0
+	for term := range terms {
+		fold := !strings.Contains(term, "_")
+		for i := range events {
+			maybe := !isASCII(term) // always a maybe
+			want := maybe || bytes.Contains(one(raw.spans[i], fold), []byte(term))
+			if got := raw.mayHold(i, term); got != want {
+				t.Fatalf("event %d, term %q: probed %v, its bytes say %v", i, term, got, want)
+			}
+			text := []byte(strings.ToLower(eventText(&events[i])))
+			if got, want := decoded.mayHold(i, term), maybe || bytes.Contains(one(text, fold), []byte(term)); got != want {
+				t.Fatalf("decoded event %d, term %q: probed %v, its text says %v", i, term, got, want)
+			}
+			if want {
+				yes++
+			} else {
+				no++
+			}
+		}
+	}
+	if yes < 1000 || no < 1000 {
+		t.Fatalf("only %d yes and %d no checked", yes, no)
+	}
+}
+
 // TestGroupTermsLean checks what a group indexes of each event
 // (groupTerms): the terms of its code-aware analysis once each, after the
 // marker, without the derived forms; each derived form is found by the
