@@ -127,6 +127,39 @@ func TestFlippedByteIsCorrupt(t *testing.T) {
 	}
 }
 
+// TestCutObjectIsCorrupt: an object file cut short (down to nothing), or
+// one with bytes after its end, reads as corrupt; a directory in its
+// place is an error, not a missing object.
+func TestCutObjectIsCorrupt(t *testing.T) {
+	s, _ := Open(t.TempDir())
+	data := bytes.Repeat([]byte("abcdefgh"), 4096)
+	id, _ := s.Put(data)
+	p := s.path(id)
+	raw, _ := os.ReadFile(p)
+	if got, err := s.Get(id); err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("whole object: %v", err)
+	}
+	for _, body := range [][]byte{raw[:0], raw[:1], raw[:len(raw)/2], raw[:len(raw)-1], append(raw[:len(raw):len(raw)], 0)} {
+		if err := os.WriteFile(p, body, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := s.Get(id)
+		var ce *CorruptError
+		if !errors.As(err, &ce) || ce.ID != id {
+			t.Fatalf("%d of %d bytes: got %v, want CorruptError", len(body), len(raw), err)
+		}
+	}
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(p, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(id); err == nil || errors.Is(err, ErrNotFound) {
+		t.Fatalf("a directory in the object's place: got %v, want a read error", err)
+	}
+}
+
 func TestGetMissing(t *testing.T) {
 	s, _ := Open(t.TempDir())
 	if _, err := s.Get(Hash([]byte("nope"))); !errors.Is(err, ErrNotFound) {
