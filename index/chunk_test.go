@@ -107,20 +107,25 @@ func TestChunkSplitsLikeCore(t *testing.T) {
 	}
 }
 
-// TestProbesNeverMissATerm checks the two shortcuts of scoring against a
-// whole analysis of every event: a probe on the chunk's bytes (or on the
-// decoded text) never says no for a term the event's analysis holds, and
-// counting a term piece by piece gives its frequency in that analysis.
-func TestProbesNeverMissATerm(t *testing.T) {
-	all := chunkEvents(t)
-	// Bytes holding a rune that lowercases to ASCII make every probe a
-	// maybe; the others are probed for real.
+// probedForReal returns the events without a rune that lowercases to ASCII:
+// bytes holding one make every probe of their chunk a maybe.
+func probedForReal(all []core.Event) []core.Event {
 	var events []core.Event
 	for _, e := range all {
 		if !strings.ContainsAny(eventText(&e), "\u212a\u0130") {
 			events = append(events, e)
 		}
 	}
+	return events
+}
+
+// TestProbesNeverMissATerm checks the two shortcuts of scoring against a
+// whole analysis of every event: a probe on the chunk's bytes (or on the
+// decoded text) never says no for a term the event's analysis holds, and
+// counting a term piece by piece gives its frequency in that analysis.
+func TestProbesNeverMissATerm(t *testing.T) {
+	all := chunkEvents(t)
+	events := probedForReal(all)
 	data, err := json.Marshal(core.Chunk{Kind: core.KindChunk, Session: events[0].SessionID, Events: events})
 	if err != nil {
 		t.Fatal(err)
@@ -206,13 +211,7 @@ func TestProbesNeverMissATerm(t *testing.T) {
 // most answers are a no for a term its neighbours hold; raw bytes and
 // decoded events alike, with terms straddling two events' bytes.
 func TestProbeIsPerEvent(t *testing.T) {
-	all := chunkEvents(t)
-	var events []core.Event
-	for _, e := range all {
-		if !strings.ContainsAny(eventText(&e), "\u212a\u0130") {
-			events = append(events, e)
-		}
-	}
+	events := probedForReal(chunkEvents(t))
 	events = events[:min(len(events), 64)]
 	data, err := json.Marshal(core.Chunk{Kind: core.KindChunk, Session: events[0].SessionID, Events: events})
 	if err != nil {
