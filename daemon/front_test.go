@@ -167,6 +167,8 @@ func TestFrontFallsBack(t *testing.T) {
 	}{
 		{"another version", `{"ok":false,"error":"daemon version \"0.0.1\", client \"0.1.0-dev\": answer it yourself"}` + "\n"},
 		{"died while serving", ""},
+		{"died mid-reply", `{"ok":true,"run":{"stdout":"1. 2026-01-02  half a hit`},
+		{"not a reply", "HTTP/1.1 400 Bad Request\r\n\r\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ln, err := net.Listen("unix", store.At(s.store).Socket())
