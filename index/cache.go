@@ -30,8 +30,11 @@ type cachedShard struct {
 	name  string
 	idx   bleve.Index
 	sizes map[string]int64 // its files' sizes when opened (see fileSizes)
-	refs  int              // open Readers holding the shard
-	gone  bool             // replaced in shards: close when the last Reader lets go
+	// counts are its sums of term frequencies, kept for the Readers of
+	// later generations (the text terms' document frequencies, its events).
+	counts *termCounts
+	refs   int  // open Readers holding the shard
+	gone   bool // replaced in shards: close when the last Reader lets go
 }
 
 // NewCache returns a cache of the shards under root; opts apply to every
@@ -76,12 +79,12 @@ func (c *Cache) Open(shards []string, opts ...Option) (*Reader, error) {
 				return nil, err
 			}
 			dir, _ := shardDir(c.root, name) // openShard checked the name
-			cs = &cachedShard{name: name, idx: idx, sizes: fileSizes(dir)}
+			cs = &cachedShard{name: name, idx: idx, sizes: fileSizes(dir), counts: &termCounts{}}
 			c.shards[name] = cs
 		}
 		cs.refs++
 		held = append(held, cs)
-		r.add(name, cs.idx)
+		r.add(name, cs.idx, cs.counts)
 	}
 	if err := r.join(); err != nil {
 		c.releaseLocked(held)

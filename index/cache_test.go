@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 
@@ -70,6 +71,73 @@ func TestCacheSharesAndReleases(t *testing.T) {
 	}
 	if _, err := c.Open([]string{shards[0], "0123456789abcdef0123456789abcdef"}); err == nil || c.Len() != 0 {
 		t.Fatalf("a missing shard must fail and release the others: %v, %d open", err, c.Len())
+	}
+}
+
+// TestCacheKeepsShardCounts: the document frequencies and event counts a
+// Reader sums over its shards are remembered by each shard the cache
+// holds, for the Readers of later generations, and give them what a Reader
+// that counts everything afresh gives: the same frequencies, hits and
+// scores.
+func TestCacheKeepsShardCounts(t *testing.T) {
+	root := t.TempDir()
+	s := newSession("counts")
+	var shards []string
+	var docs []Doc
+	for i, text := range []string{"alpha shard beta", "beta shard gamma", "gamma shard alpha beta"} {
+		var batch []Doc
+		for j := range 5 + 3*i {
+			d := newDoc(s, fmt.Sprintf("%d-%d", i, j), core.TypeMessage, text)
+			batch = append(batch, d)
+		}
+		docs = append(docs, batch...)
+		shards = append(shards, names(build(t, root, batch, BuildOptions{Shards: 1}))...)
+	}
+	c := NewCache(root, eventsOf(docs))
+	first, err := c.Open(shards[:2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Keep(shards[:2]) // the first generation is the active one
+	find(t, first, Query{Text: "beta shard"})
+	first.Close()
+	if len(c.shards) != 2 {
+		t.Fatalf("%d shards kept open, want 2", len(c.shards))
+	}
+	for _, cs := range c.shards {
+		if _, ok := cs.counts.get("beta"); !ok && cs.name != shards[2] {
+			t.Fatalf("shard %s does not remember the frequency of a searched term", cs.name)
+		}
+		if _, ok := cs.counts.get(eventTerm); !ok {
+			t.Fatalf("shard %s does not remember its events", cs.name)
+		}
+	}
+	next, err := c.Open(shards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer next.Close()
+	fresh, err := Open(root, shards, eventsOf(docs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	if next.stats != fresh.stats {
+		t.Fatalf("events counted %v, afresh %v", next.stats, fresh.stats)
+	}
+	for _, q := range []string{"beta shard", "alpha", "gamma beta", "shard"} {
+		got, want := find(t, next, Query{Text: q}), find(t, fresh, Query{Text: q})
+		if len(got) == 0 || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%q: %v, afresh %v", q, got, want)
+		}
+	}
+	a, b := next.newHitLoader(), fresh.newHitLoader()
+	defer a.close()
+	defer b.close()
+	for _, term := range []string{"alpha", "beta", "gamma", "shard"} {
+		if x, y := a.docFreq(term), b.docFreq(term); x != y || x == 0 {
+			t.Fatalf("document frequency of %q: %d, afresh %d", term, x, y)
+		}
 	}
 }
 

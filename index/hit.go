@@ -224,7 +224,7 @@ func (l *hitLoader) docFreq(term string) uint64 {
 		return n
 	}
 	complete := true
-	for _, shard := range r.shards {
+	for i, shard := range r.shards {
 		rdr, err := l.reader(shard)
 		if err != nil {
 			complete = false
@@ -232,7 +232,7 @@ func (l *hitLoader) docFreq(term string) uint64 {
 		}
 		var f uint64
 		if err := onMappedPages(shard, "read", func() (err error) {
-			f, err = sumFreq(rdr, term)
+			f, err = r.shardFreq(i, rdr, term)
 			return err
 		}); err != nil {
 			complete = false

@@ -13,6 +13,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/registry"
 	"github.com/blevesearch/bleve/v2/search"
+	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"ctx/core"
 	"ctx/objects"
@@ -40,6 +41,10 @@ type Reader struct {
 
 	dfMu sync.Mutex
 	dfs  map[string]uint64 // text terms' document frequencies over the shards (see docFreq)
+	// counts remembers each shard's sums of term frequencies (sumFreq)
+	// beyond this Reader: a Cache's shard keeps them for every Reader it
+	// is in; nil for a shard opened for this Reader alone.
+	counts []*termCounts
 	// damaged is the shards left out at open (SkipDamaged).
 	damaged []*ShardError
 }
@@ -134,7 +139,7 @@ func Open(root string, shards []string, opts ...Option) (*Reader, error) {
 			_ = r.Close()
 			return nil, err
 		}
-		r.add(name, idx)
+		r.add(name, idx, nil)
 	}
 	if err := r.join(); err != nil {
 		_ = r.Close()
@@ -158,10 +163,55 @@ func newReader(cfg readerConfig, shards int) (*Reader, error) {
 		code: code, chunks: cfg.chunks}, nil
 }
 
-func (r *Reader) add(name string, idx bleve.Index) {
+func (r *Reader) add(name string, idx bleve.Index, counts *termCounts) {
 	r.order[name] = len(r.shards)
 	r.shards = append(r.shards, name)
 	r.idxs = append(r.idxs, guarded{opened: idx})
+	r.counts = append(r.counts, counts)
+}
+
+// shardFreq is sumFreq of term over the i-th shard (read with rdr), from
+// the shard's remembered counts when it has them.
+func (r *Reader) shardFreq(i int, rdr bleveindex.IndexReader, term string) (uint64, error) {
+	c := r.counts[i]
+	if n, ok := c.get(term); ok {
+		return n, nil
+	}
+	n, err := sumFreq(rdr, term)
+	if err == nil {
+		c.put(term, n)
+	}
+	return n, err
+}
+
+// termCounts are one shard's sums of term frequencies, which never change
+// (a shard is written once). A nil *termCounts remembers nothing.
+type termCounts struct {
+	mu sync.Mutex
+	m  map[string]uint64
+}
+
+func (c *termCounts) get(term string) (uint64, bool) {
+	if c == nil {
+		return 0, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n, ok := c.m[term]
+	return n, ok
+}
+
+// put remembers a sum; past maxCachedDFs terms the shard starts over.
+func (c *termCounts) put(term string, n uint64) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxCachedDFs {
+		c.m = make(map[string]uint64)
+	}
+	c.m[term] = n
 }
 
 // join puts the opened shards behind one alias.
@@ -175,7 +225,7 @@ func (r *Reader) join() error {
 	for i, idx := range r.idxs {
 		var n uint64
 		err := onMappedPages(r.shards[i], "open", func() (err error) {
-			n, err = shardEvents(idx)
+			n, err = r.shardEvents(i, idx)
 			return err
 		})
 		if err != nil {
@@ -405,7 +455,10 @@ func Verify(root, shard string, wantDocs int) error {
 
 // shardEvents counts the events of a shard from the frequency of
 // eventTerm: the document count of BM25.
-func shardEvents(idx bleve.Index) (uint64, error) {
+func (r *Reader) shardEvents(i int, idx bleve.Index) (uint64, error) {
+	if n, ok := r.counts[i].get(eventTerm); ok {
+		return n, nil
+	}
 	adv, err := idx.Advanced()
 	if err != nil {
 		return 0, err
@@ -415,7 +468,7 @@ func shardEvents(idx bleve.Index) (uint64, error) {
 		return 0, err
 	}
 	defer rdr.Close()
-	return sumFreq(rdr, eventTerm)
+	return r.shardFreq(i, rdr, eventTerm)
 }
 
 // countEvents counts the event keys a shard indexes.

@@ -67,6 +67,9 @@ func (p *Pool) Acquire() (*Reader, func(), error) {
 	r.shards = p.shards
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.cur != nil && p.cur.r.gen.Number < r.gen.Number {
+		r.inherit(p.cur.r)
+	}
 	switch {
 	case p.closed:
 		r.shards = nil

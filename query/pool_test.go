@@ -181,3 +181,81 @@ func TestPoolConcurrent(t *testing.T) {
 		t.Fatalf("%d shards open at rest, the active generation has %d", got, want)
 	}
 }
+
+// TestPoolNextGenerationStartsWarm: the Reader of the next generation a
+// local import publishes starts with the chunk views the previous one
+// decoded and knows, without reading the tree, that no session came from
+// another machine; each shard the two generations share keeps its term
+// counts. Its searches answer as a Reader opened afresh does.
+func TestPoolNextGenerationStartsWarm(t *testing.T) {
+	w := newPoolWorld(t)
+	p := NewPool(w.store)
+	defer p.Close()
+	ctx := context.Background()
+	queries := []string{"test", "error handling", "file", "function"}
+	r1, rel1, err := p.Acquire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range queries {
+		if _, err := r1.Search(ctx, SearchRequest{Query: q}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !r1.noMachine.Load() || len(r1.views) == 0 {
+		t.Fatalf("the first Reader read no tree (%v) or no chunk (%d views)", r1.noMachine.Load(), len(r1.views))
+	}
+	rel1()
+
+	w.more(t)
+	r2, rel2, err := p.Acquire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rel2()
+	if r2 == r1 {
+		t.Fatal("no new generation")
+	}
+	for id := range r1.views {
+		if r2.views[id] != r1.views[id] {
+			t.Fatalf("chunk %s: the next generation's Reader does not start with the view", id)
+		}
+	}
+	if !r2.noMachine.Load() {
+		t.Fatal("the next generation of a local import does not know its tree names no machine")
+	}
+	fresh, err := Open(w.store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	for _, q := range queries {
+		got, err := r2.Search(ctx, SearchRequest{Query: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := fresh.Search(ctx, SearchRequest{Query: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Results) == 0 || !sameHits(got, want) || got.Metadata.TotalMatches != want.Metadata.TotalMatches {
+			t.Fatalf("%q: the warm Reader found %d hits (total %d), a fresh one %d (total %d)", q,
+				len(got.Results), got.Metadata.TotalMatches, len(want.Results), want.Metadata.TotalMatches)
+		}
+	}
+}
+
+// sameHits reports whether two searches gave the same hits in the same
+// order with the same scores.
+func sameHits(a, b *SearchResult) bool {
+	if len(a.Results) != len(b.Results) {
+		return false
+	}
+	for i := range a.Results {
+		x, y := a.Results[i], b.Results[i]
+		if x.CtxEventID != y.CtxEventID || x.Score != y.Score || x.Machine != y.Machine {
+			return false
+		}
+	}
+	return true
+}
