@@ -177,6 +177,11 @@ func TestPoolConcurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rel()
+	// The workers may have stopped before any searched the last
+	// generation, whose Reader opens its shards on first use.
+	if _, err := r.Search(ctx, SearchRequest{Query: "test", Limit: 5}); err != nil {
+		t.Fatal(err)
+	}
 	if got, want := p.OpenShards(), len(r.gen.Shards); got != want {
 		t.Fatalf("%d shards open at rest, the active generation has %d", got, want)
 	}
