@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
@@ -254,8 +255,44 @@ func (l *hitLoader) docFreq(term string) uint64 {
 // it starts over.
 const maxCachedDFs = 1 << 14
 
-// sumFreq sums the frequency of a text term over a shard's groups.
+// sumFreq sums the frequency of a text term over a shard's groups. A
+// shard of one segment (what builds write) is read from the segment's
+// postings, twice as fast as through bleve's term reader, which makes a
+// document match of each posting: a query's words are summed over every
+// shard the first time they are asked for.
 func sumFreq(rdr bleveindex.IndexReader, term string) (uint64, error) {
+	if snap, ok := rdr.(*scorch.IndexSnapshot); ok {
+		if segs := snap.Segments(); len(segs) == 1 {
+			return segmentFreq(segs[0], term)
+		}
+	}
+	return readerFreq(rdr, term)
+}
+
+// segmentFreq is sumFreq over one segment's postings, its deleted
+// documents left out as bleve's term reader leaves them out.
+func segmentFreq(ss *scorch.SegmentSnapshot, term string) (uint64, error) {
+	dict, err := ss.Segment().Dictionary(fieldText)
+	if err != nil {
+		return 0, err
+	}
+	pl, err := dict.PostingsList([]byte(term), ss.Deleted(), nil)
+	if err != nil {
+		return 0, err
+	}
+	it := pl.Iterator(true, false, false, nil)
+	var n uint64
+	for {
+		p, err := it.Next()
+		if err != nil || p == nil {
+			return n, err
+		}
+		n += p.Frequency()
+	}
+}
+
+// readerFreq is sumFreq through bleve's term reader.
+func readerFreq(rdr bleveindex.IndexReader, term string) (uint64, error) {
 	tfr, err := rdr.TermFieldReader(context.Background(), []byte(term), fieldText, true, false, false)
 	if err != nil {
 		return 0, err

@@ -2,6 +2,8 @@ package index
 
 import (
 	"errors"
+	"fmt"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/registry"
 	"slices"
 	"strings"
@@ -56,5 +58,71 @@ func TestHitCodec(t *testing.T) {
 	}
 	if _, err := decodeHit(""); !errors.Is(err, errBadHit) {
 		t.Errorf("empty: %v", err)
+	}
+}
+
+// TestSegmentFreqAsReader: summing a term's frequencies over a segment's
+// postings gives what bleve's term reader gives, for every term of the
+// text field of a shard of groups of several events.
+func TestSegmentFreqAsReader(t *testing.T) {
+	root := t.TempDir()
+	s := newSession("freq")
+	var docs []Doc
+	for c := range 30 { // chunks of 10 events: a group's frequencies count its events
+		var chunk []Doc
+		for j := range 10 {
+			i := 10*c + j
+			chunk = append(chunk, newDoc(s, fmt.Sprint(i), core.TypeMessage,
+				fmt.Sprintf("word%d shared term%d parseConfig parse_config %s", i%7, i%13, strings.Repeat("again ", i%3))))
+		}
+		docs = append(docs, inChunk(fmt.Sprint(c), chunk...)...)
+	}
+	shards := names(build(t, root, docs, BuildOptions{Shards: 2}))
+	r, err := Open(root, shards, eventsOf(docs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	l := r.newHitLoader()
+	defer l.close()
+	checked, grouped := 0, 0
+	for _, sh := range shards {
+		rdr, err := l.reader(sh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap, ok := rdr.(*scorch.IndexSnapshot)
+		if !ok || len(snap.Segments()) != 1 {
+			t.Fatalf("shard %s: not one segment", sh)
+		}
+		dict, err := rdr.FieldDict(fieldText)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for {
+			e, err := dict.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e == nil {
+				break
+			}
+			got, err := segmentFreq(snap.Segments()[0], e.Term)
+			want, err2 := readerFreq(rdr, e.Term)
+			if err != nil || err2 != nil || got != want || got == 0 {
+				t.Fatalf("%s %q: %d (%v), the term reader says %d (%v)", sh, e.Term, got, err, want, err2)
+			}
+			if want > e.Count {
+				grouped++ // held by several events of one group
+			}
+			checked++
+		}
+		dict.Close()
+		if n, err := sumFreq(rdr, "nosuchterm"); err != nil || n != 0 {
+			t.Fatalf("an absent term: %d, %v", n, err)
+		}
+	}
+	if checked < 20 || grouped < 10 {
+		t.Fatalf("only %d terms checked, %d held by several events of a group", checked, grouped)
 	}
 }
