@@ -152,10 +152,25 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if rep.Published {
+		r.keepPublished(rep)
+	}
 	if !opts.Deferred {
 		r.buildVectors(ctx)
 	}
 	return rep, nil
+}
+
+// keepPublished keeps the run's state as the state of the generation it
+// published (an import's or a merge's): what loading that generation would
+// give (a checkpoint goes on from it the same way), so that the next
+// import, the daemon's next pass, does not decode the session tree it just
+// wrote.
+func (r *run) keepPublished(rep *Report) {
+	st := *r.st
+	st.prevID, st.prev, st.number = rep.GenerationID, rep.Generation, rep.Generation.Number
+	st.discover = nil // a loaded state holds no problems: each run finds its own
+	keepLoaded(&st)
 }
 
 // Maintain is the work Options.Deferred leaves out of Run: Merge until
@@ -248,6 +263,9 @@ func loadState(store *objects.Store, rs *refs.Refs) (*state, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cached := loadedSame(id, g); cached != nil {
+		return cached, nil
+	}
 	st.prevID, st.prev, st.number = id, g, g.Number
 	tree, err := core.LoadSharedTree(store, g.Tree)
 	if err != nil {
@@ -292,6 +310,32 @@ func loadedState(id objects.ID) *state {
 		return nil
 	}
 	return lastLoaded.st.clone()
+}
+
+// loadedSame returns a copy of the state last read when generation g (of
+// id) names the same tree, cursors, tombstones and forgotten set as its
+// generation, else nil. Those are all a state is read from, so it is g's
+// state with g as the parent: the generations that merge shards or add
+// vectors, which the daemon publishes after each pass, change none of
+// them.
+func loadedSame(id objects.ID, g *refs.Generation) *state {
+	lastLoaded.Lock()
+	defer lastLoaded.Unlock()
+	last := lastLoaded.st
+	if last == nil || last.prev == nil || !sameContent(last.prev, g) {
+		return nil
+	}
+	st := last.clone()
+	st.prevID, st.prev, st.number = id, g, g.Number
+	return st
+}
+
+// sameContent reports whether two generations name the same objects of
+// what an import reads back (loadState).
+func sameContent(a, b *refs.Generation) bool {
+	same := func(x, y *objects.ID) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
+	return a.Tree == b.Tree && a.Cursors == b.Cursors && same(a.Tombstones, b.Tombstones) &&
+		same(a.TombstonesBase, b.TombstonesBase) && same(a.Forgotten, b.Forgotten)
 }
 
 func keepLoaded(st *state) {

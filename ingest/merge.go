@@ -192,6 +192,7 @@ func Merge(ctx context.Context, opts Options) (*Report, error) {
 		return nil, err
 	}
 	p.rep.Published, p.rep.Generation, p.rep.GenerationID, p.rep.ShardsMerged = true, &gen, genID, len(m.picked)
+	p.keepPublished(p.rep)
 	return p.rep, nil
 }
 

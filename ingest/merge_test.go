@@ -247,3 +247,48 @@ func TestMergeBesideImports(t *testing.T) {
 		t.Fatalf("verify: %+v %v", v, err)
 	}
 }
+
+// TestPublishedStateIsKept: after an import publishes, and after the
+// generations that only merge shards or add vectors, the state kept for
+// the next import is what decoding the active generation gives; and the
+// imports that start from it lose nothing.
+func TestPublishedStateIsKept(t *testing.T) {
+	f := newFixture(t, 1500)
+	opts := ingest.Options{Home: f.store, Env: f.env(), Sources: automatic(), Version: "test", Deferred: true}
+	check := func(when string) {
+		t.Helper()
+		kept, err := ingest.KeptStateMatches(f.store)
+		if err != nil || !kept {
+			t.Fatalf("%s: kept %v, %v", when, kept, err)
+		}
+	}
+	if _, err := ingest.Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	check("after the first import")
+	files := historyFiles(t, filepath.Join(f.home, ".claude"), ".jsonl")
+	merges := 0
+	for i := 0; i < ingest.HardMaxSmallShards+2; i++ {
+		if _, err := corpus.Append(files[i%len(files)], 5, int64(500+i)); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := ingest.Run(context.Background(), opts)
+		if err != nil || !rep.Published {
+			t.Fatalf("append %d: %v", i, err)
+		}
+		check("after an append's import")
+		m, err := ingest.Merge(context.Background(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Published {
+			merges++
+			check("after a merge")
+		}
+	}
+	if merges == 0 {
+		t.Fatal("no merge generation was published")
+	}
+	assertEveryEventFindable(t, f.store)
+	assertNoDuplicateHits(t, f.store)
+}
