@@ -141,10 +141,7 @@ func readLine(f *os.File) ([]byte, error) {
 			return buf[:start+i], nil
 		}
 		if err != nil {
-			return nil, err
-		}
-		if n == 0 {
-			return nil, syscall.ECONNRESET
+			return nil, err // io.EOF when the daemon closed before a newline
 		}
 	}
 }
