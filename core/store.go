@@ -213,12 +213,6 @@ func NewTree(entries []TreeEntry) *Tree {
 	return &Tree{Kind: KindTree, Sessions: entries}
 }
 
-// Put stores the tree.
-func (t *Tree) Put(p objects.Putter) (objects.ID, error) {
-	t.Kind = KindTree
-	return put(p, KindTree, t)
-}
-
 // Find returns the entry of a session.
 func (t *Tree) Find(id SessionID) (TreeEntry, bool) {
 	i := sort.Search(len(t.Sessions), func(i int) bool {
@@ -242,11 +236,17 @@ func load[T any](g objects.Getter, id objects.ID, kind string, kindOf func(*T) s
 	return v, nil
 }
 
-// LoadTree reads a tree object.
+// LoadTree reads a tree, stored whole or in pieces (see Tree.Put).
 func LoadTree(g objects.Getter, id objects.ID) (*Tree, error) {
 	data, err := g.Get(id)
 	if err != nil {
 		return nil, err
+	}
+	if root, ok, err := decodeRoot(id, data); err != nil || ok {
+		if err != nil {
+			return nil, err
+		}
+		return loadPieces(g, id, root)
 	}
 	t, err := decodeTree(data)
 	if err != nil || t.Kind != KindTree {

@@ -134,11 +134,11 @@ func buildView(src Source, include func(core.TreeEntry) bool) (*view, error) {
 		}
 	}
 	vt := core.NewTree(kept)
-	var c capture
-	if _, err := vt.Put(&c); err != nil {
+	data, err := vt.EncodeWhole()
+	if err != nil {
 		return nil, err
 	}
-	id, raw := objects.Encode(c.data)
+	id, raw := objects.Encode(data)
 	v := &view{tree: vt, id: id, raw: raw, events: events}
 	if err := v.shareForgotten(src, include); err != nil {
 		return nil, err

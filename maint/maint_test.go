@@ -3,6 +3,7 @@ package maint_test
 import (
 	"context"
 	ctxstore "ctx/store"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -112,5 +113,84 @@ func TestVerifyNamesCorruptObject(t *testing.T) {
 	}
 	if v.OK || len(v.Damage) == 0 || v.Damage[0].Name != victim.String() {
 		t.Fatalf("verify did not name %s: %+v", victim, v.Damage)
+	}
+}
+
+// TestGCKeepsTreePieces: a store of more sessions than a tree holds whole
+// publishes its tree in pieces; gc keeps every piece of the generations it
+// keeps and removes the replaced ones, and the store verifies and searches.
+func TestGCKeepsTreePieces(t *testing.T) {
+	home, store := filepath.Join(t.TempDir(), "home"), filepath.Join(t.TempDir(), "store")
+	dir := filepath.Join(home, ".claude", "projects", "-work-demo")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	write := func(i int, words string) {
+		line := fmt.Sprintf(`{"type":"user","uuid":"u%d-%d","sessionId":"s%d","timestamp":"2026-01-02T03:04:05.000Z",`+
+			`"cwd":"/work/demo","message":{"role":"user","content":"%s"}}`+"\n", i, len(words), i, words)
+		f, err := os.OpenFile(filepath.Join(dir, fmt.Sprintf("s%d.jsonl", i)), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteString(line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const sessions = 700
+	for i := range sessions {
+		write(i, fmt.Sprintf("session %d asks about widget%d", i, i))
+	}
+	first := importAll(t, home, store)
+	s, err := objects.Open(ctxstore.At(store).Objects())
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := core.TreePieces(s, first.Generation.Tree)
+	if err != nil || len(before) < 2 {
+		t.Fatalf("a tree of %d sessions: %d pieces (%v)", sessions, len(before), err)
+	}
+	write(5, "a later question about gadget5")
+	second := importAll(t, home, store)
+	after, err := core.TreePieces(s, second.Generation.Tree)
+	if err != nil || !second.Published || len(after) != len(before) {
+		t.Fatalf("after an append: %d pieces (were %d), published %v, %v", len(after), len(before), second.Published, err)
+	}
+	var replaced []objects.ID
+	for i := range before {
+		if before[i] != after[i] {
+			replaced = append(replaced, before[i])
+		}
+	}
+	if len(replaced) != 1 {
+		t.Fatalf("one session grew: %d pieces replaced", len(replaced))
+	}
+	if _, err := maint.GC(context.Background(), store, 0, time.Now().Add(time.Hour), nil); err != nil {
+		t.Fatal(err)
+	}
+	if s.Has(replaced[0]) {
+		t.Fatal("gc kept the replaced piece")
+	}
+	for _, id := range after {
+		if !s.Has(id) {
+			t.Fatalf("gc removed piece %s of the active tree", id)
+		}
+	}
+	v, err := maint.Verify(store)
+	if err != nil || !v.OK {
+		t.Fatalf("verify after gc: %+v %v", v, err)
+	}
+	r, err := query.Open(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, q := range []string{"widget611", "gadget5"} {
+		if res, err := r.Search(context.Background(), query.SearchRequest{Query: q}); err != nil || len(res.Results) != 1 {
+			t.Fatalf("search %q after gc: %d results, %v", q, len(res.Results), err)
+		}
+	}
+	if l, err := r.ListSessions(query.SessionsRequest{Limit: 1000}); err != nil || l.Total != sessions {
+		t.Fatalf("list after gc: %v", err)
 	}
 }

@@ -6,11 +6,11 @@ import (
 	"ctx/refs"
 )
 
-// reach calls visit for every object a generation reaches (itself, its
-// tree, session objects, chunks, cursors, tombstones and the chunk lists
-// of its shards), each once per
-// seen set. Objects that cannot be read (missing, corrupt) are reported
-// through bad and the walk goes on where it can.
+// reach adds to seen every object a generation reaches (itself, its tree
+// and the tree's pieces, session objects, chunks, cursors, tombstones and
+// the chunk lists of its shards), each read once per seen set. Objects
+// that cannot be read (missing, corrupt) are reported through bad and the
+// walk goes on where it can.
 func reach(s *objects.Store, gen objects.ID, seen map[objects.ID]bool, bad func(objects.ID, error)) error {
 	w := &walker{s: s, seen: seen, bad: bad}
 	if !w.first(gen) {
@@ -38,6 +38,13 @@ func reach(s *objects.Store, gen objects.ID, seen map[objects.ID]bool, bad func(
 	}
 	if !w.first(g.Tree) {
 		return nil
+	}
+	pieces, err := core.TreePieces(s, g.Tree)
+	if err != nil {
+		return w.report(g.Tree, err)
+	}
+	for _, id := range pieces {
+		w.first(id) // read (and so checked) by LoadTree below
 	}
 	tree, err := core.LoadTree(s, g.Tree)
 	if err != nil {
