@@ -1,8 +1,11 @@
 package core
 
 import (
+	"cmp"
+	"encoding/json"
 	"maps"
-	"sort"
+	"slices"
+	"strings"
 	"time"
 
 	"ctx/objects"
@@ -40,22 +43,49 @@ type Cursors struct {
 	Files []FileCursor `json:"files"`
 }
 
-// Put stores the cursors sorted by provider and path.
+// Put stores the cursors sorted by provider and path: as one object when
+// they are at most wholeMax files, else in pieces under a root whose id it
+// returns (see pieces.go).
 func (c *Cursors) Put(p objects.Putter) (objects.ID, error) {
 	c.Kind = KindCursors
-	sort.Slice(c.Files, func(i, j int) bool {
-		a, b := c.Files[i], c.Files[j]
-		if a.Provider != b.Provider {
-			return a.Provider < b.Provider
-		}
-		return a.Path < b.Path
-	})
-	return put(p, KindCursors, c)
+	slices.SortFunc(c.Files, compareCursors)
+	if len(c.Files) <= wholeMax {
+		return put(p, KindCursors, c)
+	}
+	return putPieces(p, KindCursorsPieces, c.Files,
+		func(f FileCursor) bool { return cutHere(f.Provider, f.Path) },
+		func(run []FileCursor) any { return &Cursors{Kind: KindCursorsPiece, Files: run} })
 }
 
-// LoadCursors reads a cursors object.
+// compareCursors orders cursors by provider, then path.
+func compareCursors(a, b FileCursor) int {
+	return cmp.Or(strings.Compare(a.Provider, b.Provider), strings.Compare(a.Path, b.Path))
+}
+
+// LoadCursors reads a cursor set, stored whole or in pieces.
 func LoadCursors(g objects.Getter, id objects.ID) (*Cursors, error) {
-	return load(g, id, KindCursors, func(c *Cursors) string { return c.Kind })
+	data, err := g.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	root, ok, err := decodeRoot(id, data, KindCursorsPieces, KindCursors)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return decode(id, data, KindCursors, func(c *Cursors) string { return c.Kind })
+	}
+	files, err := loadPieces(g, id, root, func(data []byte) ([]FileCursor, bool) {
+		var c Cursors
+		if json.Unmarshal(data, &c) != nil || c.Kind != KindCursorsPiece {
+			return nil, false
+		}
+		return c.Files, true
+	}, compareCursors)
+	if err != nil {
+		return nil, err
+	}
+	return &Cursors{Kind: KindCursors, Files: files}, nil
 }
 
 // Tombstones record events that were indexed more than once: for each, the

@@ -229,6 +229,11 @@ func load[T any](g objects.Getter, id objects.ID, kind string, kindOf func(*T) s
 	if err != nil {
 		return nil, err
 	}
+	return decode(id, data, kind, kindOf)
+}
+
+// decode decodes the object id (data) as an object of kind.
+func decode[T any](id objects.ID, data []byte, kind string, kindOf func(*T) string) (*T, error) {
 	v := new(T)
 	if err := json.Unmarshal(data, v); err != nil || kindOf(v) != kind {
 		return nil, fmt.Errorf("core: object %s is not a %s", id, kind)
@@ -242,11 +247,11 @@ func LoadTree(g objects.Getter, id objects.ID) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	if root, ok, err := decodeRoot(id, data); err != nil || ok {
+	if root, ok, err := decodeRoot(id, data, KindTreePieces, KindTree); err != nil || ok {
 		if err != nil {
 			return nil, err
 		}
-		return loadPieces(g, id, root)
+		return loadTreePieces(g, id, root)
 	}
 	t, err := decodeTree(data)
 	if err != nil || t.Kind != KindTree {

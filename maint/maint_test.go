@@ -116,9 +116,10 @@ func TestVerifyNamesCorruptObject(t *testing.T) {
 	}
 }
 
-// TestGCKeepsTreePieces: a store of more sessions than a tree holds whole
-// publishes its tree in pieces; gc keeps every piece of the generations it
-// keeps and removes the replaced ones, and the store verifies and searches.
+// TestGCKeepsTreePieces: a store of more sessions and files than a tree and
+// a cursor set hold whole publishes them in pieces; gc keeps every piece
+// of the generations it keeps and removes the replaced ones, and the store
+// verifies, searches and lists.
 func TestGCKeepsTreePieces(t *testing.T) {
 	home, store := filepath.Join(t.TempDir(), "home"), filepath.Join(t.TempDir(), "store")
 	dir := filepath.Join(home, ".claude", "projects", "-work-demo")
@@ -146,13 +147,13 @@ func TestGCKeepsTreePieces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before, err := core.TreePieces(s, first.Generation.Tree)
+	before, err := treePieces(t, s, first.Generation.Tree)
 	if err != nil || len(before) < 2 {
 		t.Fatalf("a tree of %d sessions: %d pieces (%v)", sessions, len(before), err)
 	}
 	write(5, "a later question about gadget5")
 	second := importAll(t, home, store)
-	after, err := core.TreePieces(s, second.Generation.Tree)
+	after, err := treePieces(t, s, second.Generation.Tree)
 	if err != nil || !second.Published || len(after) != len(before) {
 		t.Fatalf("after an append: %d pieces (were %d), published %v, %v", len(after), len(before), second.Published, err)
 	}
@@ -176,6 +177,13 @@ func TestGCKeepsTreePieces(t *testing.T) {
 			t.Fatalf("gc removed piece %s of the active tree", id)
 		}
 	}
+	cursorPieces, err := treePieces(t, s, second.Generation.Cursors)
+	if err != nil || len(cursorPieces) < 2 {
+		t.Fatalf("the cursors of %d files: %d pieces (%v)", sessions, len(cursorPieces), err)
+	}
+	if c, err := core.LoadCursors(s, second.Generation.Cursors); err != nil || len(c.Files) != sessions {
+		t.Fatalf("cursors after gc: %v", err)
+	}
 	v, err := maint.Verify(store)
 	if err != nil || !v.OK {
 		t.Fatalf("verify after gc: %+v %v", v, err)
@@ -193,4 +201,14 @@ func TestGCKeepsTreePieces(t *testing.T) {
 	if l, err := r.ListSessions(query.SessionsRequest{Limit: 1000}); err != nil || l.Total != sessions {
 		t.Fatalf("list after gc: %v", err)
 	}
+}
+
+// treePieces returns the pieces of the tree or cursor set id.
+func treePieces(t *testing.T, s *objects.Store, id objects.ID) ([]objects.ID, error) {
+	t.Helper()
+	data, err := s.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	return core.Pieces(id, data)
 }

@@ -6,11 +6,11 @@ import (
 	"ctx/refs"
 )
 
-// reach adds to seen every object a generation reaches (itself, its tree
-// and the tree's pieces, session objects, chunks, cursors, tombstones and
-// the chunk lists of its shards), each read once per seen set. Objects
-// that cannot be read (missing, corrupt) are reported through bad and the
-// walk goes on where it can.
+// reach adds to seen every object a generation reaches (itself, its tree,
+// session objects, chunks, cursors, the pieces of the tree and cursors,
+// tombstones and the chunk lists of its shards), each read once per seen
+// set. Objects that cannot be read (missing, corrupt) are reported through
+// bad and the walk goes on where it can.
 func reach(s *objects.Store, gen objects.ID, seen map[objects.ID]bool, bad func(objects.ID, error)) error {
 	w := &walker{s: s, seen: seen, bad: bad}
 	if !w.first(gen) {
@@ -39,7 +39,11 @@ func reach(s *objects.Store, gen objects.ID, seen map[objects.ID]bool, bad func(
 	if !w.first(g.Tree) {
 		return nil
 	}
-	pieces, err := core.TreePieces(s, g.Tree)
+	data, err := s.Get(g.Tree)
+	if err != nil {
+		return w.report(g.Tree, err)
+	}
+	pieces, err := core.Pieces(g.Tree, data)
 	if err != nil {
 		return w.report(g.Tree, err)
 	}
@@ -108,16 +112,22 @@ func eachBlob[T any](w *walker, list []T, id func(T) objects.ID) error {
 	return nil
 }
 
-// blob keeps an object whose contents name nothing further (a chunk, a
-// cursor set), read (and so checked) the first time it is reached.
+// blob keeps an object whose contents name no further objects (a chunk,
+// tombstones) but its pieces (a cursor set), read (and so checked) the
+// first time it is reached.
 func (w *walker) blob(id objects.ID) error {
 	if !w.first(id) {
 		return nil
 	}
-	if _, err := w.s.Get(id); err != nil {
+	data, err := w.s.Get(id)
+	if err != nil {
 		return w.report(id, err)
 	}
-	return nil
+	pieces, err := core.Pieces(id, data)
+	if err != nil {
+		return w.report(id, err)
+	}
+	return eachBlob(w, pieces, func(id objects.ID) objects.ID { return id })
 }
 
 func (w *walker) report(id objects.ID, err error) error {

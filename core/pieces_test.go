@@ -1,0 +1,233 @@
+package core
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"ctx/objects"
+)
+
+// bigTree returns a sorted tree of n sessions made from sampleTree's
+// entries under new ids.
+func bigTree(n int, name string) *Tree {
+	base := sampleTree()
+	var entries []TreeEntry
+	for i := range n {
+		e := base.Sessions[i%len(base.Sessions)]
+		e.Session = NewSessionID(ProviderCodex, fmt.Sprint(name, i))
+		entries = append(entries, e)
+	}
+	return NewTree(entries)
+}
+
+// bigCursors returns a sorted cursor set of n files.
+func bigCursors(n int, name string) *Cursors {
+	c := &Cursors{Kind: KindCursors}
+	t0 := time.Date(2026, 7, 1, 9, 30, 15, 0, time.UTC)
+	for i := range n {
+		f := FileCursor{Provider: []string{ProviderClaude, ProviderCodex}[i%2], Path: fmt.Sprintf("/h/%s/%d.jsonl", name, i),
+			Size: int64(i) * 1000, ModTime: t0.Add(time.Duration(i) * time.Second), Events: i,
+			Sessions: []SessionID{NewSessionID(ProviderClaude, fmt.Sprint(name, i))}}
+		if i%7 == 3 {
+			f.Problems, f.Redactions, f.Companions = map[string]int{"truncated": 1}, 2, "12:34"
+		}
+		c.Files = append(c.Files, f)
+	}
+	slices.SortFunc(c.Files, compareCursors)
+	return c
+}
+
+// pieced is a tree or a cursor set as the tests below write and read it.
+type pieced struct {
+	name    string
+	n       int
+	entries func(name string) any // a fresh set of n entries
+	shuffle func(v any, r *rand.Rand) any
+	change  func(v any, i int)
+	put     func(v any, st *objects.Store) (objects.ID, error)
+	load    func(st *objects.Store, id objects.ID) (any, error)
+	whole   func(v any) []byte // the one object a small set is
+}
+
+func kinds(n int) []pieced {
+	return []pieced{{
+		name: "tree", n: n,
+		entries: func(name string) any { return bigTree(n, name) },
+		shuffle: func(v any, r *rand.Rand) any {
+			s := slices.Clone(v.(*Tree).Sessions)
+			r.Shuffle(len(s), func(i, j int) { s[i], s[j] = s[j], s[i] })
+			return &Tree{Sessions: s}
+		},
+		change: func(v any, i int) { v.(*Tree).Sessions[i].Events++ },
+		put:    func(v any, st *objects.Store) (objects.ID, error) { return v.(*Tree).Put(st) },
+		load: func(st *objects.Store, id objects.ID) (any, error) {
+			t, err := LoadTree(st, id)
+			if err == nil && len(t.Sessions) == 0 {
+				t.Sessions = nil
+			}
+			return t, err
+		},
+		whole: func(v any) []byte { b, _ := v.(*Tree).EncodeWhole(); return b },
+	}, {
+		name: "cursors", n: n,
+		entries: func(name string) any { return bigCursors(n, name) },
+		shuffle: func(v any, r *rand.Rand) any {
+			s := slices.Clone(v.(*Cursors).Files)
+			r.Shuffle(len(s), func(i, j int) { s[i], s[j] = s[j], s[i] })
+			return &Cursors{Files: s}
+		},
+		change: func(v any, i int) { v.(*Cursors).Files[i].Size++ },
+		put:    func(v any, st *objects.Store) (objects.ID, error) { return v.(*Cursors).Put(st) },
+		load: func(st *objects.Store, id objects.ID) (any, error) {
+			c, err := LoadCursors(st, id)
+			if err == nil && len(c.Files) == 0 {
+				c.Files = nil
+			}
+			return c, err
+		},
+		whole: func(v any) []byte { b, _ := json.Marshal(v); return b },
+	}}
+}
+
+// putLoad writes v, reads it back and compares, and returns its id and
+// pieces.
+func putLoad(t *testing.T, st *objects.Store, k pieced, v any) (objects.ID, []objects.ID) {
+	t.Helper()
+	id, err := k.put(v, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := k.load(st, id)
+	if err != nil {
+		t.Fatalf("%s of %d: %v", k.name, k.n, err)
+	}
+	if !reflect.DeepEqual(got, sortedCopy(v)) {
+		t.Fatalf("%s of %d: read back other entries", k.name, k.n)
+	}
+	data, _ := st.Get(id)
+	pieces, err := Pieces(id, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id, pieces
+}
+
+// sortedCopy returns v's entries sorted, as Put stores them.
+func sortedCopy(v any) any {
+	switch v := v.(type) {
+	case *Tree:
+		s := slices.Clone(v.Sessions)
+		slices.SortFunc(s, func(a, b TreeEntry) int { return strings.Compare(string(a.Session[:]), string(b.Session[:])) })
+		return &Tree{Kind: KindTree, Sessions: s}
+	case *Cursors:
+		s := slices.Clone(v.Files)
+		slices.SortFunc(s, compareCursors)
+		return &Cursors{Kind: KindCursors, Files: s}
+	}
+	panic("not a tree or cursors")
+}
+
+// TestPieces: a tree and a cursor set read back as they were written at
+// every size; up to wholeMax entries each is one object, past it pieces
+// of about pieceEntries entries; the same entries in any order make the
+// same object; a changed entry changes its piece and no other.
+func TestPieces(t *testing.T) {
+	st, err := objects.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{0, 1, wholeMax, wholeMax + 1, 700, 5000} {
+		for _, k := range kinds(n) {
+			v := k.entries(k.name)
+			id, pieces := putLoad(t, st, k, v)
+			if n <= wholeMax {
+				if pieces != nil {
+					t.Fatalf("%s of %d: %d pieces, want one object", k.name, n, len(pieces))
+				}
+				if data, _ := st.Get(id); string(data) != string(k.whole(sortedCopy(v))) {
+					t.Fatalf("%s of %d: not stored as one object", k.name, n)
+				}
+				continue
+			}
+			if per := n / max(1, len(pieces)); len(pieces) < 2 || per < pieceEntries/4 || per > 4*pieceEntries {
+				t.Fatalf("%s of %d: %d pieces, cut for %d entries each", k.name, n, len(pieces), pieceEntries)
+			}
+			if again, _ := putLoad(t, st, k, k.shuffle(v, rand.New(rand.NewPCG(1, uint64(n))))); again != id {
+				t.Fatalf("%s of %d: shuffled, the object is %s, not %s", k.name, n, again, id)
+			}
+			changed := k.entries(k.name)
+			k.change(changed, n/3)
+			cid, cpieces := putLoad(t, st, k, changed)
+			if cid == id || len(cpieces) != len(pieces) {
+				t.Fatalf("%s of %d: one entry changed, object %s (was %s), %d pieces (were %d)", k.name, n, cid, id, len(cpieces), len(pieces))
+			}
+			diff := 0
+			for i := range pieces {
+				if pieces[i] != cpieces[i] {
+					diff++
+				}
+			}
+			if diff != 1 {
+				t.Fatalf("%s of %d: one entry changed, %d pieces changed", k.name, n, diff)
+			}
+		}
+	}
+}
+
+// TestPiecesDamaged: a root whose pieces are missing, out of order, not
+// its pieces, or fewer than it counts is an error naming it, never a tree
+// or cursor set with entries left out.
+func TestPiecesDamaged(t *testing.T) {
+	st, err := objects.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range kinds(wholeMax + 300) {
+		v := k.entries(k.name)
+		id, pieces := putLoad(t, st, k, v)
+		small, _ := k.put(kinds(3)[slices.IndexFunc(kinds(3), func(o pieced) bool { return o.name == k.name })].entries("w"), st)
+		rootKind := map[string]string{"tree": KindTreePieces, "cursors": KindCursorsPieces}[k.name]
+		otherPiece := map[string]string{"tree": KindCursorsPiece, "cursors": KindTreePiece}[k.name]
+		root := func(count int, ids ...objects.ID) objects.ID {
+			data, _ := json.Marshal(piecesRoot{Kind: rootKind, Count: count, Pieces: ids})
+			rid, err := st.Put(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rid
+		}
+		foreign, _ := st.Put([]byte(`{"kind":"` + otherPiece + `","sessions":[],"files":[]}`))
+		n := k.n
+		reversed := slices.Clone(pieces)
+		slices.Reverse(reversed)
+		missing := objects.Hash([]byte("no such piece"))
+		for name, c := range map[string]struct {
+			id   objects.ID
+			want string
+		}{
+			"pieces out of order": {root(n, reversed...), "out of order"},
+			"a piece twice":       {root(n, append(slices.Clone(pieces), pieces[len(pieces)-1])...), "out of order"},
+			"a piece left out":    {root(n, pieces[1:]...), "its root says"},
+			"a whole object":      {root(3, small), "is not one of its pieces"},
+			"another kind's":      {root(n, foreign), "is not one of its pieces"},
+			"the root itself":     {root(n, id), "is not one of its pieces"},
+			"no pieces":           {root(0), "is not a"},
+			"a missing piece":     {root(n, append(slices.Clone(pieces[:1]), missing)...), "not found"},
+		} {
+			_, err := k.load(st, c.id)
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.id.String()) {
+				t.Errorf("%s, %s: %v, want an error naming it with %q", k.name, name, err, c.want)
+			}
+			if name == "a missing piece" && !errors.Is(err, objects.ErrNotFound) {
+				t.Errorf("%s, %s: %v is not objects.ErrNotFound", k.name, name, err)
+			}
+		}
+	}
+}
