@@ -52,9 +52,7 @@ func (c *Cursors) Put(p objects.Putter) (objects.ID, error) {
 	if len(c.Files) <= wholeMax {
 		return put(p, KindCursors, c)
 	}
-	return putPieces(p, KindCursorsPieces, c.Files,
-		func(f FileCursor) bool { return cutHere(f.Provider, f.Path) },
-		func(run []FileCursor) any { return &Cursors{Kind: KindCursorsPiece, Files: run} })
+	return putPieces(p, cursorPieces, c.Files)
 }
 
 // compareCursors orders cursors by provider, then path.

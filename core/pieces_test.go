@@ -231,3 +231,155 @@ func TestPiecesDamaged(t *testing.T) {
 		}
 	}
 }
+
+// countingPutter is a store that counts the objects put into it and
+// cannot say what it holds.
+type countingPutter struct {
+	st   *objects.Store
+	puts int
+}
+
+func (c *countingPutter) Put(data []byte) (objects.ID, error) { c.puts++; return c.st.Put(data) }
+
+// hasPutter is a countingPutter that says what it holds.
+type hasPutter struct{ *countingPutter }
+
+func (h hasPutter) Has(id objects.ID) bool { return h.st.Has(id) }
+
+// TestPiecesRemembered: a Put after a Put writes only the pieces whose
+// entries changed, whether they changed by a new value or in place
+// through what the entries share with their owner; it does not take a
+// remembered piece from a store without it, nor from a writer that cannot
+// say what it holds.
+func TestPiecesRemembered(t *testing.T) {
+	st, err := objects.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := bigTree(3000, "m")
+	for i, e := range tree.Sessions {
+		tree.Sessions[i] = e.clone() // a digest of its own, as each session has
+	}
+	c := &countingPutter{st: st}
+	p := hasPutter{c}
+	first, err := tree.Put(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := st.Get(first)
+	pieces, _ := Pieces(first, data)
+	if c.puts != len(pieces)+1 {
+		t.Fatalf("first put: %d objects for %d pieces and a root", c.puts, len(pieces))
+	}
+	put := func(p objects.Putter, want int, what string) objects.ID {
+		t.Helper()
+		c.puts = 0
+		id, err := tree.Put(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.puts != want {
+			t.Fatalf("%s: %d objects encoded, want %d", what, c.puts, want)
+		}
+		got, err := LoadTree(st, id)
+		if err != nil || !reflect.DeepEqual(got.Sessions, tree.Sessions) {
+			t.Fatalf("%s: the tree read back is not the tree put (%v)", what, err)
+		}
+		return id
+	}
+	if put(p, 1, "unchanged") != first {
+		t.Fatal("an unchanged tree is another object")
+	}
+	tree.Sessions[10].Events++
+	put(p, 2, "one entry changed")
+	i := slices.IndexFunc(tree.Sessions, func(e TreeEntry) bool { return e.Digest != nil && len(e.Digest.Files) > 0 })
+	tree.Sessions[i].Digest.Files[0] += "x" // in place, through the shared digest
+	put(p, 2, "a digest changed in place")
+	tree.Sessions[i].Digest.Tokens = &Tokens{Input: 1}
+	put(p, 2, "a digest's tokens set")
+	put(c, len(pieces)+1, "a writer that cannot say what it holds")
+	other, err := objects.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	oc := &countingPutter{st: other}
+	id, err := tree.Put(hasPutter{oc})
+	if err != nil || oc.puts != len(pieces)+1 {
+		t.Fatalf("another store: %d objects put, want every piece and the root (%v)", oc.puts, err)
+	}
+	if got, err := LoadTree(other, id); err != nil || len(got.Sessions) != len(tree.Sessions) {
+		t.Fatalf("another store: %v", err)
+	}
+}
+
+// TestSameSeesEveryField: changing any one field of a tree entry, its
+// digest or a file cursor makes it another entry, so a changed entry is
+// never taken for a remembered one; a clone is the same entry and shares
+// nothing that can change.
+func TestSameSeesEveryField(t *testing.T) {
+	e := bigTree(40, "f").Sessions[3]
+	e.Machine, e.Digest.Tokens, e.Digest.Models = "m", &Tokens{Input: 1}, []string{"a"}
+	cur := bigCursors(10, "f").Files[3]
+	cur.Root, cur.Group = "r", "g"
+	every(t, "TreeEntry", e, func(a, b TreeEntry) bool { return a.same(b) })
+	every(t, "Digest", *e.Digest, func(a, b Digest) bool { return a.same(&b) })
+	every(t, "FileCursor", cur, FileCursor.same)
+	if ce := e.clone(); !e.same(ce) || ce.Digest == e.Digest || &ce.Digest.Files[0] == &e.Digest.Files[0] || ce.Digest.Tokens == e.Digest.Tokens {
+		t.Fatal("a clone of an entry is not the same, or shares its digest")
+	}
+	if cc := cur.clone(); !cur.same(cc) || &cc.Sessions[0] == &cur.Sessions[0] {
+		t.Fatal("a clone of a cursor is not the same, or shares its sessions")
+	}
+	empty := cur
+	empty.Sessions = []SessionID{}
+	if nilSessions := cur; func() bool { nilSessions.Sessions = nil; return nilSessions.same(empty) }() {
+		t.Fatal("no sessions (null) and an empty list ([]) encode differently but are the same")
+	}
+}
+
+// every changes each field of v in turn (to a value it does not hold) and
+// checks that same then tells the two apart.
+func every[T any](t *testing.T, name string, v T, same func(a, b T) bool) {
+	t.Helper()
+	if !same(v, v) {
+		t.Fatalf("%s: not the same as itself", name)
+	}
+	rv := reflect.ValueOf(v)
+	for i := range rv.NumField() {
+		w := reflect.New(rv.Type()).Elem()
+		w.Set(rv)
+		f := w.Field(i)
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString(f.String() + "'")
+		case reflect.Int, reflect.Int64:
+			f.SetInt(f.Int() + 1)
+		case reflect.Bool:
+			f.SetBool(!f.Bool())
+		case reflect.Array:
+			f.Index(0).SetUint(f.Index(0).Uint() + 1)
+		case reflect.Slice:
+			f.Set(reflect.Append(reflect.MakeSlice(f.Type(), 0, f.Len()+1), reflect.Zero(f.Type().Elem())))
+		case reflect.Map:
+			f.Set(reflect.MakeMap(f.Type()))
+			f.SetMapIndex(reflect.ValueOf("other"), reflect.ValueOf(9))
+		case reflect.Pointer:
+			f.Set(reflect.New(f.Type().Elem()))
+			if f.Elem().Kind() == reflect.Struct && f.Elem().NumField() > 0 && f.Elem().Field(0).CanSet() {
+				switch f.Elem().Field(0).Kind() {
+				case reflect.String:
+					f.Elem().Field(0).SetString("other")
+				case reflect.Int64:
+					f.Elem().Field(0).SetInt(7)
+				}
+			}
+		case reflect.Struct: // time.Time
+			f.Set(reflect.ValueOf(f.Interface().(time.Time).Add(time.Second)))
+		default:
+			t.Fatalf("%s.%s: a field of kind %s the test cannot change", name, rv.Type().Field(i).Name, f.Kind())
+		}
+		if same(v, w.Interface().(T)) {
+			t.Errorf("%s.%s changed, and still the same", name, rv.Type().Field(i).Name)
+		}
+	}
+}

@@ -263,6 +263,14 @@ func (b *Batch) Put(data []byte) (ID, error) {
 	return id, nil
 }
 
+// Has reports whether the object is in the batch or in the store.
+func (b *Batch) Has(id ID) bool {
+	b.mu.Lock()
+	_, ok := b.pending[id]
+	b.mu.Unlock()
+	return ok || b.s.Has(id)
+}
+
 // Len returns the number of new objects in the batch: those committed
 // and those pending.
 func (b *Batch) Len() int { b.mu.Lock(); defer b.mu.Unlock(); return b.committed + len(b.pending) }
