@@ -122,6 +122,49 @@ func (r *Refs) CheckLog(name string) (*LogCheck, error) {
 	}
 }
 
+// lastLogEntry returns the newest entry of a ref's log, the last line that
+// Log would return, reading the file back from its end. Every writer asks
+// for it as it starts (RepairLog), and a daemon publishes on every change
+// an agent makes: its log grows by thousands of lines a day, which were all
+// read and checked for the one line wanted.
+func (r *Refs) lastLogEntry(name string) (LogEntry, bool, error) {
+	f, err := os.Open(r.log(name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return LogEntry{}, false, nil
+	}
+	if err != nil {
+		return LogEntry{}, false, fmt.Errorf("refs: reflog: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return LogEntry{}, false, fmt.Errorf("refs: reflog: %w", err)
+	}
+	end := fi.Size()
+	for window := int64(4 << 10); ; window *= 4 {
+		start := max(0, end-window)
+		buf := make([]byte, end-start)
+		if _, err := f.ReadAt(buf, start); err != nil && !errors.Is(err, io.EOF) {
+			return LogEntry{}, false, fmt.Errorf("refs: reflog: %w", err)
+		}
+		lines := strings.Split(string(buf), "\n")
+		if start > 0 {
+			lines = lines[1:] // the first may begin before the window
+		}
+		for i := len(lines) - 1; i >= 0; i-- {
+			if lines[i] == "" {
+				continue // after the last newline; or a line that is only one, which is bad
+			}
+			if e, st := parseLogLine(lines[i]); st != lineBad {
+				return e, true, nil
+			}
+		}
+		if start == 0 {
+			return LogEntry{}, false, nil
+		}
+	}
+}
+
 // CheckRef checks that a ref's file is exactly what Update writes: a
 // generation id in hex and a newline. Get is lenient about the rest; a
 // verify is not (a cut newline or a flipped one is damage too).

@@ -163,13 +163,13 @@ func (r *Refs) RepairLog(name string) error {
 	if err != nil {
 		return err
 	}
-	log, err := r.Log(name)
+	e, ok, err := r.lastLogEntry(name)
 	if err != nil {
 		return err
 	}
 	var last objects.ID
-	if len(log) > 0 {
-		last = log[len(log)-1].New
+	if ok {
+		last = e.New
 		if last == cur {
 			return nil
 		}

@@ -2,8 +2,11 @@ package refs
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -141,5 +144,70 @@ func TestRepairLogAfterCrashBetweenMoveAndLog(t *testing.T) {
 	log, err := rs.Log(Active)
 	if err != nil || len(log) != 2 || log[1].Old != a || log[1].New != b {
 		t.Fatalf("log after repair: %+v, %v", log, err)
+	}
+}
+
+// TestLastLogEntryIsLogsLast: the entry RepairLog reads back from the end
+// of a log is the last one Log returns, for logs longer than the first
+// window read, ending in bad, torn, empty or unsummed lines, with more bad
+// lines at the end than one window holds, and for none or an empty file.
+func TestLastLogEntryIsLogsLast(t *testing.T) {
+	dir := t.TempDir()
+	rs, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "logs", "refs", Active)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	id := func(i int) objects.ID { return objects.Hash([]byte(fmt.Sprint(i))) }
+	good := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(logLine(id(i), id(i+1), int64(1_700_000_000+i), fmt.Sprint("import ", i)))
+		}
+		return b.String()
+	}
+	flipped := strings.Replace(logLine(id(7), id(8), 1_700_000_007, "import 7"), "import", "imqort", 1)
+	unsummed := fmt.Sprintf("%s %s 1700000099 an old line\n", id(98), id(99))
+	cases := map[string]string{
+		"no lines":               "",
+		"one line":               good(1),
+		"many lines":             good(500),
+		"a bad last line":        good(300) + flipped,
+		"a torn last line":       good(300) + logLine(id(1), id(2), 3, "cut")[:70],
+		"an empty last line":     good(300) + "\n",
+		"an unsummed last line":  good(300) + unsummed,
+		"a window of bad lines":  good(300) + strings.Repeat(flipped, 2000),
+		"only bad lines":         strings.Repeat(flipped, 300),
+		"an unsummed torn line":  good(3) + strings.TrimSuffix(unsummed, "\n"),
+		"a line longer than all": good(3) + strings.Repeat("x", 100_000) + "\n",
+	}
+	// A window that begins inside a good line whose message reads like a
+	// line of its own, followed by bad lines only: the piece before the
+	// window's first newline is not a line.
+	inner := fmt.Sprintf("%s %s 1700000123 not a line", id(50), id(51))
+	whole := logLine(id(3), id(4), 1_700_000_003, "quoted: "+inner)
+	pad := 4096 - len(inner) - 1
+	cases["a window inside a line"] = good(3) + whole + strings.Repeat("x", pad-1) + "\n"
+	for name, content := range cases {
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		log, err := rs.Log(Active)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, ok, err := rs.lastLogEntry(Active)
+		if err != nil || ok != (len(log) > 0) || ok && !reflect.DeepEqual(e, log[len(log)-1]) {
+			t.Errorf("%s: last entry %+v (%v, %v), Log's %d entries end with %+v", name, e, ok, err, len(log), log[max(0, len(log)-1):])
+		}
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := rs.lastLogEntry(Active); ok || err != nil {
+		t.Fatalf("no log file: %v %v", ok, err)
 	}
 }
