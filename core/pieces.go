@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"maps"
+	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"ctx/objects"
 )
@@ -61,11 +62,15 @@ type piecesRoot struct {
 	Pieces []objects.ID `json:"pieces"`
 }
 
-// cutHere reports whether a piece starts at the entry of key.
+// cutHere reports whether a piece starts at the entry of key: whether its
+// FNV-1a hash (64 bits) is a multiple of pieceEntries.
 func cutHere(key string) bool {
-	h := fnv.New64a()
-	h.Write([]byte(key))
-	return h.Sum64()%pieceEntries == 0
+	h := uint64(14695981039346656037)
+	for i := range len(key) {
+		h ^= uint64(key[i])
+		h *= 1099511628211
+	}
+	return h%pieceEntries == 0
 }
 
 // pieceKind is how one kind of entry is cut into pieces and remembered.
@@ -271,14 +276,44 @@ func decodeRoot(id objects.ID, data []byte, kind, noun string) (root piecesRoot,
 // each with decode (which checks its kind), and checks that their entries
 // ascend (by cmp) and add up to the root's count.
 func loadPieces[T any](g objects.Getter, id objects.ID, root piecesRoot, decode func([]byte) ([]T, bool), cmp func(a, b T) int) ([]T, error) {
+	type read struct {
+		items []T
+		err   error
+		ok    bool
+	}
+	reads := make([]read, len(root.Pieces))
+	get := func(i int) {
+		data, err := g.Get(root.Pieces[i])
+		if err == nil {
+			reads[i].items, reads[i].ok = decode(data)
+		}
+		reads[i].err = err
+	}
+	// The pieces of the local store are read and decoded on every core
+	// (its Get is safe for concurrent use); another Getter's one by one.
+	if _, local := g.(*objects.Store); local && len(root.Pieces) > 1 {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range min(len(root.Pieces), runtime.GOMAXPROCS(0)) {
+			wg.Go(func() {
+				for i := int(next.Add(1) - 1); i < len(root.Pieces); i = int(next.Add(1) - 1) {
+					get(i)
+				}
+			})
+		}
+		wg.Wait()
+	} else {
+		for i := range root.Pieces {
+			get(i)
+		}
+	}
 	out := make([]T, 0, root.Count)
-	for _, pid := range root.Pieces {
-		data, err := g.Get(pid)
+	for i, pid := range root.Pieces {
+		items, err := reads[i].items, reads[i].err
 		if err != nil {
 			return nil, fmt.Errorf("core: %s %s: %w", root.Kind, id, err)
 		}
-		items, ok := decode(data)
-		if !ok || len(items) == 0 {
+		if !reads[i].ok || len(items) == 0 {
 			return nil, fmt.Errorf("core: %s %s: object %s is not one of its pieces", root.Kind, id, pid)
 		}
 		if len(out) > 0 && cmp(out[len(out)-1], items[0]) >= 0 || !ascending(items, cmp) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -381,5 +382,25 @@ func every[T any](t *testing.T, name string, v T, same func(a, b T) bool) {
 		if same(v, w.Interface().(T)) {
 			t.Errorf("%s.%s changed, and still the same", name, rv.Type().Field(i).Name)
 		}
+	}
+}
+
+// TestCutHereIsFNV1a: the cut is FNV-1a's, as the store format says, so a
+// tree cut by another build of ctx is cut the same.
+func TestCutHereIsFNV1a(t *testing.T) {
+	cuts := 0
+	for i := range 20000 {
+		key := fmt.Sprint("key", i)
+		h := fnv.New64a()
+		h.Write([]byte(key))
+		if want := h.Sum64()%pieceEntries == 0; cutHere(key) != want {
+			t.Fatalf("%q: cut %v, FNV-1a says %v", key, !want, want)
+		}
+		if cutHere(key) {
+			cuts++
+		}
+	}
+	if cuts < 20000/pieceEntries/2 || cuts > 20000/pieceEntries*2 {
+		t.Fatalf("%d cuts in 20,000 keys, want about %d", cuts, 20000/pieceEntries)
 	}
 }
