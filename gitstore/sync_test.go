@@ -2,11 +2,13 @@ package gitstore_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"ctx/core"
 	"ctx/gitstore"
+	"ctx/objects"
 )
 
 func TestThreeMachinesAroundABareRemote(t *testing.T) {
@@ -160,3 +162,53 @@ func TestBadRemotes(t *testing.T) {
 }
 
 var _ = core.TreeEntry{}
+
+// TestPiecedTreesTravel: machines whose trees and cursor sets are stored in
+// pieces share whole views; a pull merges them into a tree in pieces of
+// its own, and a second pull, with nothing new, publishes nothing.
+func TestPiecedTreesTravel(t *testing.T) {
+	_, url := bare(t)
+	r := gitstore.Remote{Name: "team", URL: url}
+	a, b := newMachine(t, "alpha"), newMachine(t, "beta")
+	const n = 600 // past the 512 entries a tree or cursor set keeps whole
+	for i := range n {
+		a.session("/w/proj", fmt.Sprintf("alpha session %d about kestrel%d", i, i), 1)
+	}
+	b.session("/w/proj", "beta wrote wombat", 2)
+	a.importOnce()
+	b.importOnce()
+	src := a.source()
+	for _, id := range []objects.ID{src.Generation.Tree, src.Generation.Cursors} {
+		data, err := src.Objects.Get(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pieces, err := core.Pieces(id, data); err != nil || len(pieces) < 2 {
+			t.Fatalf("alpha's %d sessions: %d pieces (%v)", n, len(pieces), err)
+		}
+	}
+	if rep, err := a.push(r); err != nil || !rep.Pushed || rep.Exported.Manifest.Sessions != n {
+		t.Fatalf("alpha's push: %v %+v", err, rep)
+	}
+	if _, err := b.pull(r); err != nil {
+		t.Fatal(err)
+	}
+	tree := b.tree()
+	if len(tree) != n+1 {
+		t.Fatalf("beta holds %d sessions after the pull, want %d", len(tree), n+1)
+	}
+	bs := b.source()
+	data, err := bs.Objects.Get(bs.Generation.Tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pieces, err := core.Pieces(bs.Generation.Tree, data); err != nil || len(pieces) < 2 {
+		t.Fatalf("beta's merged tree: %d pieces (%v)", len(pieces), err)
+	}
+	if len(b.search("kestrel599")) != 1 || len(b.search("wombat")) != 1 {
+		t.Fatal("the pulled and the local sessions are not both found")
+	}
+	if rep, err := b.pull(r); err != nil || len(rep.Merged) != 0 || b.source().GenerationID != bs.GenerationID {
+		t.Fatalf("second pull: %v %+v", err, rep)
+	}
+}
