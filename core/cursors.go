@@ -73,7 +73,7 @@ func LoadCursors(g objects.Getter, id objects.ID) (*Cursors, error) {
 	if !ok {
 		return decode(id, data, KindCursors, func(c *Cursors) string { return c.Kind })
 	}
-	files, err := loadPieces(g, id, root, func(data []byte) ([]FileCursor, bool) {
+	files, err := loadPieces(g, id, root, true, func(data []byte) ([]FileCursor, bool) {
 		var c Cursors
 		if json.Unmarshal(data, &c) != nil || c.Kind != KindCursorsPiece {
 			return nil, false

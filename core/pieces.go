@@ -274,8 +274,9 @@ func decodeRoot(id objects.ID, data []byte, kind, noun string) (root piecesRoot,
 
 // loadPieces reads the pieces of root (the object id) in order, decoding
 // each with decode (which checks its kind), and checks that their entries
-// ascend (by cmp) and add up to the root's count.
-func loadPieces[T any](g objects.Getter, id objects.ID, root piecesRoot, decode func([]byte) ([]T, bool), cmp func(a, b T) int) ([]T, error) {
+// ascend (by cmp) and, when they are all its pieces (whole), add up to the
+// root's count.
+func loadPieces[T any](g objects.Getter, id objects.ID, root piecesRoot, whole bool, decode func([]byte) ([]T, bool), cmp func(a, b T) int) ([]T, error) {
 	type read struct {
 		items []T
 		err   error
@@ -321,7 +322,7 @@ func loadPieces[T any](g objects.Getter, id objects.ID, root piecesRoot, decode 
 		}
 		out = append(out, items...)
 	}
-	if len(out) != root.Count {
+	if whole && len(out) != root.Count {
 		return nil, fmt.Errorf("core: %s %s: its pieces hold %d entries, its root says %d", root.Kind, id, len(out), root.Count)
 	}
 	return out, nil
@@ -337,9 +338,10 @@ func ascending[T any](items []T, cmp func(a, b T) int) bool {
 	return true
 }
 
-// loadTreePieces reads the tree in pieces of root (the object id).
-func loadTreePieces(g objects.Getter, id objects.ID, root piecesRoot) (*Tree, error) {
-	sessions, err := loadPieces(g, id, root, func(data []byte) ([]TreeEntry, bool) {
+// loadTreePieces reads the tree in pieces of root (the object id), or
+// some of its pieces (not whole).
+func loadTreePieces(g objects.Getter, id objects.ID, root piecesRoot, whole bool) (*Tree, error) {
+	sessions, err := loadPieces(g, id, root, whole, func(data []byte) ([]TreeEntry, bool) {
 		t, err := decodeTree(data)
 		if err != nil || t.Kind != KindTreePiece {
 			return nil, false
@@ -350,4 +352,68 @@ func loadTreePieces(g objects.Getter, id objects.ID, root piecesRoot) (*Tree, er
 		return nil, err
 	}
 	return &Tree{Kind: KindTree, Sessions: sessions}, nil
+}
+
+// TreeChanges returns the sessions of two trees that can differ: for two
+// trees in pieces, those of the pieces one has and the other has not (a
+// piece both have holds the same sessions in both); otherwise every
+// session of each. A session in neither list is in both trees alike.
+// base may be nil (no earlier tree: every session of next).
+func TreeChanges(g objects.Getter, base *objects.ID, next objects.ID) (old, now []TreeEntry, err error) {
+	if base == nil {
+		t, err := LoadTree(g, next)
+		if err != nil {
+			return nil, nil, err
+		}
+		return nil, t.Sessions, nil
+	}
+	roots := [2]piecesRoot{}
+	for i, id := range []objects.ID{*base, next} {
+		data, err := g.Get(id)
+		if err != nil {
+			return nil, nil, err
+		}
+		root, ok, err := decodeRoot(id, data, KindTreePieces, KindTree)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok { // a whole tree: compare everything
+			a, err := LoadTree(g, *base)
+			if err != nil {
+				return nil, nil, err
+			}
+			b, err := LoadTree(g, next)
+			if err != nil {
+				return nil, nil, err
+			}
+			return a.Sessions, b.Sessions, nil
+		}
+		roots[i] = root
+	}
+	in := func(r piecesRoot) map[objects.ID]bool {
+		m := make(map[objects.ID]bool, len(r.Pieces))
+		for _, id := range r.Pieces {
+			m[id] = true
+		}
+		return m
+	}
+	shared := [2]map[objects.ID]bool{in(roots[1]), in(roots[0])}
+	lists := [2][]TreeEntry{}
+	for i, id := range []objects.ID{*base, next} {
+		only := piecesRoot{Kind: roots[i].Kind}
+		for _, p := range roots[i].Pieces {
+			if !shared[i][p] {
+				only.Pieces = append(only.Pieces, p)
+			}
+		}
+		if len(only.Pieces) == 0 {
+			continue
+		}
+		t, err := loadTreePieces(g, id, only, false)
+		if err != nil {
+			return nil, nil, err
+		}
+		lists[i] = t.Sessions
+	}
+	return lists[0], lists[1], nil
 }

@@ -404,3 +404,77 @@ func TestCutHereIsFNV1a(t *testing.T) {
 		t.Fatalf("%d cuts in 20,000 keys, want about %d", cuts, 20000/pieceEntries)
 	}
 }
+
+// TestTreeChanges: the sessions TreeChanges leaves out of its lists are
+// the same in both trees; every added, changed and removed session is in
+// them; of two trees in pieces it reads the pieces that differ, of any
+// other pair every session.
+func TestTreeChanges(t *testing.T) {
+	st, err := objects.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	put := func(tr *Tree) objects.ID {
+		id, err := tr.Put(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	check := func(name string, a, b *Tree, wantAll bool) {
+		t.Helper()
+		ida, idb := put(a), put(b)
+		was, now, err := TreeChanges(st, &ida, idb)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		inA, inB := map[SessionID]TreeEntry{}, map[SessionID]TreeEntry{}
+		for _, e := range a.Sessions {
+			inA[e.Session] = e
+		}
+		for _, e := range b.Sessions {
+			inB[e.Session] = e
+		}
+		listed := func(l []TreeEntry, side map[SessionID]TreeEntry) map[SessionID]bool {
+			m := map[SessionID]bool{}
+			for _, e := range l {
+				if got, ok := side[e.Session]; !ok || !got.same(e) {
+					t.Fatalf("%s: listed %x, which its tree does not hold so", name, e.Session[:4])
+				}
+				m[e.Session] = true
+			}
+			return m
+		}
+		lw, ln := listed(was, inA), listed(now, inB)
+		for id, e := range inB {
+			if !ln[id] {
+				if old, ok := inA[id]; !ok || !old.same(e) {
+					t.Fatalf("%s: %x added or changed, and not listed", name, id[:4])
+				}
+			}
+		}
+		for id := range inA {
+			if _, ok := inB[id]; !ok && !lw[id] {
+				t.Fatalf("%s: %x removed, and not listed", name, id[:4])
+			}
+		}
+		if all := len(was) == len(a.Sessions) && len(now) == len(b.Sessions); all != wantAll {
+			t.Fatalf("%s: listed %d and %d of %d and %d sessions", name, len(was), len(now), len(a.Sessions), len(b.Sessions))
+		}
+	}
+	base := bigTree(3000, "c")
+	changed := bigTree(3000, "c")
+	changed.Sessions[100].Events++
+	changed.Sessions[2000].Machine = "other"
+	check("two sessions changed", base, changed, false)
+	grown := bigTree(3001, "c") // one session more, somewhere in the order
+	check("one session added", base, grown, false)
+	check("one session removed", grown, base, false)
+	check("the same tree", base, bigTree(3000, "c"), false)
+	check("two small trees", bigTree(300, "c"), bigTree(301, "c"), true)
+	check("a small tree grown past whole", bigTree(500, "c"), bigTree(600, "c"), true)
+	id := put(base)
+	if was, now, err := TreeChanges(st, nil, id); err != nil || was != nil || len(now) != 3000 {
+		t.Fatalf("no base: %d and %d listed (%v)", len(was), len(now), err)
+	}
+}

@@ -251,7 +251,7 @@ func LoadTree(g objects.Getter, id objects.ID) (*Tree, error) {
 		if err != nil {
 			return nil, err
 		}
-		return loadTreePieces(g, id, root)
+		return loadTreePieces(g, id, root, true)
 	}
 	t, err := decodeTree(data)
 	if err != nil || t.Kind != KindTree {

@@ -19,7 +19,8 @@ import (
 // one Claude Code session of an imported history grows by a few events,
 // then an import over every source, run as the daemon runs it (Deferred,
 // the state of the pass before kept), publishes them; the merge the daemon
-// runs beside its passes follows, untimed. CTX_APPEND_BENCH_HOME names a
+// runs beside its passes follows, untimed, and the vector build it runs
+// when idle, timed apart (vectors-p50-ms). CTX_APPEND_BENCH_HOME names a
 // corpus home (written by ctx-corpus) and CTX_APPEND_BENCH_STORE a store
 // imported from it; both are written to (the session grows, generations
 // are published), so give it copies. Without them a 20,000-event corpus
@@ -50,7 +51,7 @@ func BenchmarkAppendPass(b *testing.B) {
 	if _, err := ingest.Run(ctx, opts()); err != nil { // what the daemon's first pass loads
 		b.Fatal(err)
 	}
-	var walls, cpus []time.Duration
+	var walls, cpus, vwalls, vcpus []time.Duration
 	for i := 0; b.Loop(); i++ {
 		b.StopTimer()
 		if _, err := corpus.Append(path, 4, int64(i)); err != nil {
@@ -70,6 +71,11 @@ func BenchmarkAppendPass(b *testing.B) {
 		if _, err := ingest.Merge(ctx, opts()); err != nil {
 			b.Fatal(err)
 		}
+		t1, c1 := time.Now(), cpuTime()
+		if _, err := ingest.BuildVectors(ctx, opts()); err != nil {
+			b.Fatal(err)
+		}
+		vwalls, vcpus = append(vwalls, time.Since(t1)), append(vcpus, cpuTime()-c1)
 		b.StartTimer()
 	}
 	ms := func(ds []time.Duration, p int) float64 {
@@ -79,6 +85,8 @@ func BenchmarkAppendPass(b *testing.B) {
 	b.ReportMetric(ms(walls, 50), "p50-ms")
 	b.ReportMetric(ms(walls, 95), "p95-ms")
 	b.ReportMetric(ms(cpus, 50), "cpu-p50-ms")
+	b.ReportMetric(ms(vwalls, 50), "vectors-p50-ms")
+	b.ReportMetric(ms(vcpus, 50), "vectors-cpu-p50-ms")
 }
 
 // largestClaudeSession returns the largest Claude Code session file of

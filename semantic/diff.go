@@ -8,24 +8,24 @@ import (
 // diff compares the generation's tree with the base generation's and
 // returns the chunks to embed: every chunk of a new or changed session that
 // no carried set covers. Chunks of changed or removed sessions that the new
-// tree no longer names are marked dead in their sets.
+// tree no longer names are marked dead in their sets. Of two trees in
+// pieces only the pieces that differ are read (core.TreeChanges): after a
+// daemon's pass, one or two of thirty.
 func (b *build) diff() ([]chunkJob, error) {
-	tree, err := core.LoadTree(b.o.Objects, b.gen.Tree)
+	var base *objects.ID
+	if b.baseGen != nil {
+		base = &b.baseGen.Tree
+	}
+	was, now, err := core.TreeChanges(b.o.Objects, base, b.gen.Tree)
 	if err != nil {
 		return nil, err
 	}
-	old := map[core.SessionID]objects.ID{}
-	if b.baseGen != nil {
-		baseTree, err := core.LoadTree(b.o.Objects, b.baseGen.Tree)
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range baseTree.Sessions {
-			old[e.Session] = e.Object
-		}
+	old := make(map[core.SessionID]objects.ID, len(was))
+	for _, e := range was {
+		old[e.Session] = e.Object
 	}
 	var todo []chunkJob
-	for _, e := range tree.Sessions {
+	for _, e := range now {
 		prev, had := old[e.Session]
 		delete(old, e.Session)
 		if had && prev == e.Object {
