@@ -36,9 +36,9 @@ func KeptStateMatches(home string) (kept bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	cached := loadedState(id)
+	cached := loadedState(id, false)
 	if cached == nil {
-		cached = loadedSame(id, g)
+		cached = loadedSame(id, g, false)
 	}
 	if cached == nil {
 		return false, nil
@@ -47,7 +47,7 @@ func KeptStateMatches(home string) (kept bool, err error) {
 	saved := lastLoaded.st
 	lastLoaded.st = nil
 	lastLoaded.Unlock()
-	fresh, err := loadState(w.Objects, w.Refs)
+	fresh, err := loadState(w.Objects, w.Refs, false)
 	lastLoaded.Lock()
 	lastLoaded.st = saved
 	lastLoaded.Unlock()

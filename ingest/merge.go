@@ -119,7 +119,7 @@ func placeMerged(shards []refs.Shard, picked map[string]bool, merged []refs.Shar
 // over the merge's. When a picked shard is gone by then (another merge),
 // it publishes nothing. When ctx ends it stops and publishes nothing.
 func Merge(ctx context.Context, opts Options) (*Report, error) {
-	r, _, unlock, err := begin(ctx, opts)
+	r, _, unlock, err := beginReading(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +199,7 @@ func Merge(ctx context.Context, opts Options) (*Report, error) {
 // BuildVectors builds the semantic vectors of the active generation (what
 // Options.Deferred leaves out of Run) under the writer lock.
 func BuildVectors(ctx context.Context, opts Options) (*Report, error) {
-	r, _, unlock, err := begin(ctx, opts)
+	r, _, unlock, err := beginReading(ctx, opts)
 	if err != nil {
 		return nil, err
 	}

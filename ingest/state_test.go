@@ -18,17 +18,17 @@ func TestLoadedStateIsACopy(t *testing.T) {
 		tombNew: map[core.EventID]uint64{}}
 	keepLoaded(st)
 	st.tree[ses] = core.TreeEntry{Session: ses, Events: 99} // the import goes on after keeping
-	got := loadedState(gen)
+	got := loadedState(gen, false)
 	if got == nil || got.tree[ses].Events != 3 || got.cursors["k"].Path != "/a" {
 		t.Fatalf("kept state %+v", got)
 	}
 	got.cursors["k2"] = core.FileCursor{Path: "/b"}
 	got.setTomb(core.NewEventID(ses, "e"), 4)
-	again := loadedState(gen)
+	again := loadedState(gen, false)
 	if len(again.cursors) != 1 || len(again.tombs) != 0 || len(again.tombNew) != 0 {
 		t.Fatalf("a change to one copy reached the next: %+v", again)
 	}
-	if loadedState(objects.ID{2}) != nil {
+	if loadedState(objects.ID{2}, false) != nil {
 		t.Fatal("the state of another generation was returned")
 	}
 }
