@@ -157,9 +157,17 @@ type daemon struct {
 	roots     []string        // source roots
 	above     map[string]bool // watched only for the roots (see watchPlan)
 	rewatch   bool            // rediscover and add watches before the next pass
-	ln        *net.UnixListener
-	wg        *sync.WaitGroup // the pass loop, accept loops and handlers
-	conns     chan struct{}   // semaphore bounding concurrent requests
+	// named holds the files events named since the running pass began
+	// (or the last one, between passes); the next pass stats only these
+	// (ingest.Options.Named) when watchedAll, no event was lost, nothing
+	// was created, removed or renamed (rewatch), and the pass before
+	// succeeded (lastOK).
+	named      map[string]bool
+	watchedAll bool // every directory holding source files is watched
+	lastOK     bool // the last pass succeeded
+	ln         *net.UnixListener
+	wg         *sync.WaitGroup // the pass loop, accept loops and handlers
+	conns      chan struct{}   // semaphore bounding concurrent requests
 }
 
 // passResult is what a finished pass reports to the syncs it served.

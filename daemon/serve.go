@@ -166,15 +166,19 @@ func (d *daemon) passLoop(ctx context.Context, w *fsnotify.Watcher) {
 		}
 		d.mu.Lock()
 		target, rewatch, lost := d.requested, d.rewatch, d.lost
-		d.rewatch = false
+		var named func(string) bool
+		if set := d.named; d.lastOK && d.watchedAll && !rewatch && !lost {
+			named = func(path string) bool { return set[path] }
+		}
+		d.rewatch, d.named = false, nil
 		d.passing, d.next = true, time.Time{}
 		d.mu.Unlock()
-		res := d.pass(ctx, w, rewatch)
+		res := d.pass(ctx, w, rewatch, named)
 		if ctx.Err() != nil {
 			return
 		}
 		d.mu.Lock()
-		d.served, d.last, d.lastAt = target, res, time.Now()
+		d.served, d.last, d.lastAt, d.lastOK = target, res, time.Now(), res.Err == nil
 		if res.Err == nil && lost && rewatch {
 			d.lost = false // this pass rediscovered and looked at everything
 		}
@@ -265,8 +269,10 @@ func (d *daemon) maintain(ctx context.Context) bool {
 	return true
 }
 
-// pass rediscovers the sources (adding watches when asked) and imports.
-func (d *daemon) pass(ctx context.Context, w *fsnotify.Watcher, rewatch bool) passResult {
+// pass rediscovers the sources (adding watches when asked) and imports;
+// named, when set, says which files events named since the last pass
+// (ingest.Options.Named).
+func (d *daemon) pass(ctx context.Context, w *fsnotify.Watcher, rewatch bool, named func(string) bool) passResult {
 	if !d.ownsStore() {
 		d.log.Printf("store %s removed; stopping", d.opts.Home)
 		d.stop() // importing now would recreate a store someone deleted
@@ -283,7 +289,7 @@ func (d *daemon) pass(ctx context.Context, w *fsnotify.Watcher, rewatch bool) pa
 	busy := func() { d.log.Printf("another import holds the store; waiting for it") }
 	rep, err := ingest.Run(ctx, ingest.Options{Home: d.opts.Home, Env: d.opts.Env, Sources: srcs,
 		Version: d.opts.Version, Redactor: d.opts.Redactor, Exclude: d.opts.Exclude, Busy: busy, Planned: d.planned,
-		Deferred: true, Gate: &d.gate})
+		Deferred: true, Gate: &d.gate, Named: named})
 	if err != nil {
 		if ctx.Err() == nil {
 			d.log.Printf("import failed: %v", err)

@@ -111,9 +111,11 @@ func (d *daemon) applyWatches(w *fsnotify.Watcher, p watchPlan) int {
 	for dir := range p.above {
 		want[dir] = true
 	}
+	all := true // every directory holding source files is watched
 	for dir := range want {
 		if n >= MaxWatches {
 			d.log.Printf("watch limit %d reached; the rescan covers the rest", MaxWatches)
+			all = false
 			break
 		}
 		if have[dir] {
@@ -122,9 +124,13 @@ func (d *daemon) applyWatches(w *fsnotify.Watcher, p watchPlan) int {
 		}
 		if err := w.Add(dir); err == nil {
 			n++
-		} else if errors.Is(err, syscall.ENOSPC) {
-			d.log.Printf("the system's inotify watch limit is reached; the rescan covers the rest")
-			break
+		} else {
+			all = all && !p.fileDirs[dir]
+			if errors.Is(err, syscall.ENOSPC) {
+				d.log.Printf("the system's inotify watch limit is reached; the rescan covers the rest")
+				all = false
+				break
+			}
 		}
 	}
 	above := map[string]bool{}
@@ -134,7 +140,7 @@ func (d *daemon) applyWatches(w *fsnotify.Watcher, p watchPlan) int {
 		}
 	}
 	d.mu.Lock()
-	d.fileDirs, d.watching, d.roots, d.above = p.fileDirs, n, p.roots, above
+	d.fileDirs, d.watching, d.roots, d.above, d.watchedAll = p.fileDirs, n, p.roots, above, all
 	d.mu.Unlock()
 	return n
 }
@@ -154,6 +160,12 @@ func (d *daemon) relevant(w *fsnotify.Watcher, ev fsnotify.Event) bool {
 	structural := ev.Op.Has(fsnotify.Create) || ev.Op.Has(fsnotify.Remove) || ev.Op.Has(fsnotify.Rename)
 	if structural {
 		d.rewatch = true
+	}
+	if inFileDir {
+		if d.named == nil {
+			d.named = map[string]bool{}
+		}
+		d.named[ev.Name] = true
 	}
 	d.mu.Unlock()
 	if ev.Op.Has(fsnotify.Create) {

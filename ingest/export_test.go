@@ -69,3 +69,11 @@ func KeptStateMatches(home string) (kept bool, err error) {
 	}
 	return true, nil
 }
+
+// ForgetKept drops the state this process keeps, as a new process starts
+// without one.
+func ForgetKept() {
+	lastLoaded.Lock()
+	lastLoaded.st = nil
+	lastLoaded.Unlock()
+}

@@ -32,6 +32,7 @@ func (r *run) importFile(ctx context.Context, j job, docs chan<- index.Doc) erro
 		defer r.mu.Unlock()
 		r.rep.Problems = append(r.rep.Problems, res.Problems...)
 		r.st.discover = append(r.st.discover, res.Problems...)
+		r.troubled[key] = true
 		return nil
 	}
 	cur := newCursor(j, res.Problems)
@@ -107,6 +108,7 @@ func (r *run) parseFailed(j job, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.st.discover = append(r.st.discover, core.Problem{Code: statCode(err), Provider: j.file.Provider, Path: j.file.Path})
+	r.troubled[key] = true
 	if c, ok := r.st.cursors[key]; ok && !c.Missing {
 		c.Missing = true
 		r.st.cursors[key] = c

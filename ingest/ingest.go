@@ -66,6 +66,15 @@ type Options struct {
 	// DefaultCheckpointEvery; a negative value disables that bound.
 	CheckpointEvents int
 	CheckpointEvery  time.Duration
+	// Named, when set, is a file watcher's word on the sources since the
+	// previous Run of this process began (the daemon's passes): whether
+	// an event named the file at path. A file that has a cursor, that no
+	// event named (nor any of its companions), and that the previous run
+	// found without a problem, is taken as that run left it, without a
+	// stat: at a million events the stats of every file were a fifth of a
+	// pass. Only a watcher that watches every directory holding source
+	// files, lost no event and saw the previous run succeed may say so.
+	Named func(path string) bool
 	// Exclude, when set, keeps the sessions it reports true for out of the
 	// import (config.toml [exclude]); what is already stored stays (ctx
 	// forget takes it out).
@@ -125,6 +134,12 @@ type state struct {
 	// forgotten is the sessions the user forgot (and undid): an import
 	// skips them; every publish names the set (see forget.go).
 	forgotten core.ForgottenSet
+	// troubled holds the files (by cursor key) whose last look, by the
+	// run that kept this state, met a problem it counts (a stat or a read
+	// that failed), which Options.Named never lets a run pass over, so
+	// that the count stays; nil when unknown (a state read from the
+	// store), and then every file is looked at.
+	troubled map[string]bool
 }
 
 func cursorKey(provider, path string) string { return provider + "\x00" + path }
@@ -175,6 +190,9 @@ func (r *run) keepPublished(rep *Report) {
 	st := *r.st
 	st.prevID, st.prev, st.number = rep.GenerationID, rep.Generation, rep.Generation.Number
 	st.discover = nil // a loaded state holds no problems: each run finds its own
+	if r.looked {
+		st.troubled = r.troubled
+	}
 	lastLoaded.Lock()
 	lastLoaded.st = &st
 	lastLoaded.Unlock()
@@ -254,7 +272,7 @@ func beginWith(ctx context.Context, opts Options, shared bool) (*run, *refs.Refs
 	if err != nil {
 		return fail(err)
 	}
-	r := &run{opts: opts, store: objs, st: st, batch: objs.NewBatch(), rep: &Report{}}
+	r := &run{opts: opts, store: objs, st: st, batch: objs.NewBatch(), rep: &Report{}, troubled: map[string]bool{}}
 	if r.opts.Now == nil {
 		r.opts.Now = time.Now
 	}
@@ -387,6 +405,7 @@ func (st *state) clone() *state {
 	cp.tombs, cp.tombNew = maps.Clone(st.tombs), maps.Clone(st.tombNew)
 	cp.discover = slices.Clone(st.discover)
 	cp.forgotten = maps.Clone(st.forgotten)
+	cp.troubled = maps.Clone(st.troubled)
 	return &cp
 }
 
@@ -397,7 +416,9 @@ type run struct {
 	batch          *objects.Batch
 	rep            *Report
 	changedMissing bool
-	forgetChanged  bool // a forget or its undo changed the forgotten set
+	forgetChanged  bool            // a forget or its undo changed the forgotten set
+	looked         bool            // plan ran: troubled holds what this run met
+	troubled       map[string]bool // files whose stat or read failed (see state.troubled)
 	newShards      []index.ShardMeta
 	indexed        []indexedSession // the sessions whose new chunks went to newShards
 	sessions       sync.Map         // core.SessionID → *sync.Mutex (see lockSession)
@@ -442,6 +463,7 @@ func companionStamp(paths []string) string {
 func (r *run) plan() []job {
 	var todo []job
 	seen := map[string]bool{}
+	r.looked = true
 	for _, src := range r.opts.Sources {
 		p := src.Provider
 		files, problems := src.Discover(r.opts.Env)
@@ -461,9 +483,13 @@ func (r *run) plan() []job {
 				todo = append(todo, job{file: f, prov: p})
 				continue
 			}
+			if r.quiet(key, f) {
+				continue
+			}
 			fi, err := os.Stat(f.Path)
 			if err != nil {
 				r.st.discover = append(r.st.discover, core.Problem{Code: statCode(err), Provider: f.Provider, Path: f.Path})
+				r.trouble(key)
 				continue
 			}
 			stamp := companionStamp(f.Companions)
@@ -486,6 +512,24 @@ func (r *run) plan() []job {
 	}
 	sort.Slice(todo, func(i, j int) bool { return todo[i].size > todo[j].size })
 	return todo
+}
+
+// quiet reports whether the file of key can be taken as the previous run
+// left it, without a stat (see Options.Named).
+func (r *run) quiet(key string, f core.SourceFile) bool {
+	named := r.opts.Named
+	if named == nil || r.st.troubled == nil || r.st.troubled[key] {
+		return false
+	}
+	c, ok := r.st.cursors[key]
+	return ok && !c.Missing && !named(f.Path) && !slices.ContainsFunc(f.Companions, named)
+}
+
+// trouble notes that the file of key met a problem this run counts.
+func (r *run) trouble(key string) {
+	r.mu.Lock()
+	r.troubled[key] = true
+	r.mu.Unlock()
 }
 
 // planned reports the oldest change of the plan to Options.Planned.

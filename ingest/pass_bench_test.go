@@ -18,9 +18,10 @@ import (
 // BenchmarkAppendPass measures the daemon's pass after an agent writes:
 // one Claude Code session of an imported history grows by a few events,
 // then an import over every source, run as the daemon runs it (Deferred,
-// the state of the pass before kept), publishes them; the merge the daemon
-// runs beside its passes follows, untimed, and the vector build it runs
-// when idle, timed apart (vectors-p50-ms). CTX_APPEND_BENCH_HOME names a
+// the state of the pass before kept, the watcher naming the session),
+// publishes them; the merge the daemon runs beside its passes follows,
+// untimed, and the vector build it runs when idle, timed apart
+// (vectors-p50-ms). CTX_APPEND_BENCH_HOME names a
 // corpus home (written by ctx-corpus) and CTX_APPEND_BENCH_STORE a store
 // imported from it; both are written to (generations are published, and
 // the session grows, cut back to its size at the end), so give it copies.
@@ -33,8 +34,9 @@ func BenchmarkAppendPass(b *testing.B) {
 		b.Fatal("set both CTX_APPEND_BENCH_HOME and CTX_APPEND_BENCH_STORE, or neither")
 	}
 	env := core.Env{Home: home, Getenv: func(string) string { return "" }}
+	var named func(string) bool // what the daemon's watcher says: the grown session alone
 	opts := func() ingest.Options {
-		return ingest.Options{Home: store, Env: env, Sources: automatic(), Version: "bench", Deferred: true}
+		return ingest.Options{Home: store, Env: env, Sources: automatic(), Version: "bench", Deferred: true, Named: named}
 	}
 	ctx := context.Background()
 	if home == "" {
@@ -54,6 +56,7 @@ func BenchmarkAppendPass(b *testing.B) {
 	if _, err := ingest.Run(ctx, opts()); err != nil { // what the daemon's first pass loads
 		b.Fatal(err)
 	}
+	named = func(p string) bool { return p == path }
 	var walls, cpus, vwalls, vcpus []time.Duration
 	for i := 0; b.Loop(); i++ {
 		b.StopTimer()

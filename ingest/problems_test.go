@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"ctx/core"
+	"ctx/ingest"
 	"ctx/query"
 	"ctx/sources/jsonl"
 )
@@ -126,5 +128,82 @@ func TestBadBytesKeepTheRecord(t *testing.T) {
 		if !strings.Contains(texts, want) {
 			t.Errorf("no event text holds %q:\n%s", want, texts)
 		}
+	}
+}
+
+// TestNamedPassesOverQuietFiles: with Options.Named, a run reads the files
+// an event named and passes over the others without a stat, unless the
+// run before met a problem in them (so that its count stays) or the state
+// was read from the store (nothing is known of the files then).
+func TestNamedPassesOverQuietFiles(t *testing.T) {
+	f := newFixture(t, 0)
+	a := writeClaude(t, f.home, "a", claudeUser("a1", "alpha one"))
+	b := writeClaude(t, f.home, "b", claudeUser("b1", "bravo one"))
+	f.importOnce(t)
+	run := func(named ...string) *ingest.Report {
+		t.Helper()
+		set := map[string]bool{}
+		for _, p := range named {
+			set[p] = true
+		}
+		rep, err := ingest.Run(context.Background(), ingest.Options{Home: f.store, Env: f.env(),
+			Sources: automatic(), Version: "test", Named: func(p string) bool { return set[p] }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	grow := func(path string, lines ...string) {
+		t.Helper()
+		fh, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer fh.Close()
+		if _, err := fh.WriteString(strings.Join(lines, "\n") + "\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	grow(a, claudeUser("a2", "alpha two"))
+	grow(b, claudeUser("b2", "bravo two"))
+	if rep := run(a); rep.FilesRead != 1 || !rep.Published {
+		t.Fatalf("a named: %d files read, published %v", rep.FilesRead, rep.Published)
+	}
+	if rep := run(); rep.FilesRead != 0 || rep.Published {
+		t.Fatalf("nothing named: %d files read, published %v; b grew unseen and is passed over", rep.FilesRead, rep.Published)
+	}
+	if rep := f.importOnce(t); rep.FilesRead != 1 {
+		t.Fatalf("a run without Named read %d files, want b", rep.FilesRead)
+	}
+
+	// A Codex rollout (read whole) with nothing readable left keeps its
+	// cursor, and counts its problem in every run that looks at it.
+	rollout := filepath.Join(f.home, ".codex", "sessions", "2025", "12", "15", "rollout-2025-12-15T11-00-35-019b0000-0000-7000-8000-000000000001.jsonl")
+	if err := os.MkdirAll(filepath.Dir(rollout), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	meta := `{"timestamp":"2025-12-15T11:00:35.387Z","type":"session_meta","payload":{"id":"019b0000-0000-7000-8000-000000000001","timestamp":"2025-12-15T11:00:35.384Z","cwd":"/w"}}`
+	user := `{"timestamp":"2025-12-15T11:00:36Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"delta one"}]}}`
+	if err := os.WriteFile(rollout, []byte(meta+"\n"+user+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f.importOnce(t)
+	if err := os.WriteFile(rollout, []byte(`{"type":"session_meta",`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f.importOnce(t)
+	before := problemCounts(t, f.store)
+	if len(before) == 0 {
+		t.Fatal("a rollout with nothing readable counted no problem")
+	}
+	if rep := run(); rep.Published || !maps.Equal(problemCounts(t, f.store), before) {
+		t.Fatalf("nothing named: published %v, counts %v, were %v; the rollout's problem must be looked at again",
+			rep.Published, problemCounts(t, f.store), before)
+	}
+
+	ingest.ForgetKept()
+	grow(b, claudeUser("b3", "bravo three"))
+	if rep := run(); rep.FilesRead != 1 {
+		t.Fatalf("a state read from the store: %d files read, want b", rep.FilesRead)
 	}
 }
