@@ -159,9 +159,9 @@ type daemon struct {
 	rewatch   bool            // rediscover and add watches before the next pass
 	// named holds the files events named since the running pass began
 	// (or the last one, between passes); the next pass stats only these
-	// (ingest.Options.Named) when watchedAll, no event was lost, nothing
-	// was created, removed or renamed (rewatch), and the pass before
-	// succeeded (lastOK).
+	// and the files outside the watched directories (ingest.Options.Named)
+	// when watchedAll, no event was lost, nothing was created, removed or
+	// renamed (rewatch), and the pass before succeeded (lastOK).
 	named      map[string]bool
 	watchedAll bool // every directory holding source files is watched
 	lastOK     bool // the last pass succeeded

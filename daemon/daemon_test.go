@@ -308,3 +308,31 @@ func reflogGenerations(t *testing.T, store string) ([]*refs.Generation, []string
 	}
 	return gens, msgs
 }
+
+// TestUnwatchedFileGrowthIsSeen: a transcript that appeared in a directory
+// the daemon does not watch (a subagent's, under a session directory that
+// held no transcript, where its creation raised no event) is statted on
+// every pass, so that the next pass anything wakes imports its growth,
+// not the rescan.
+func TestUnwatchedFileGrowthIsSeen(t *testing.T) {
+	s := newScratch(t)
+	s.appendRecords(t, "x", "s", "opening marmalade", 2)
+	session := filepath.Join(s.home, ".claude", "projects", "x", "s")
+	if err := os.MkdirAll(session, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	opts := s.options()
+	opts.Rescan = time.Hour // only events wake a pass
+	runInProcess(t, opts)
+	eventually(t, "first import", func() bool { return hits(t, s.store, "marmalade") > 0 })
+	agent := filepath.Join(session, "subagents", "agent-a1.jsonl")
+	appendRecords(t, agent, "x", "s", "subagent wombat", 1)
+	s.appendRecords(t, "x", "s", "first wake", 1) // an event on a watched transcript
+	eventually(t, "the subagent's transcript", func() bool { return hits(t, s.store, "wombat") > 0 })
+	appendRecords(t, agent, "x", "s", "subagent numbat", 1)
+	s.appendRecords(t, "x", "s", "second wake", 1)
+	eventually(t, "the second wake", func() bool { return hits(t, s.store, "second") > 0 })
+	if hits(t, s.store, "numbat") == 0 {
+		t.Fatal("the pass the second wake ran passed over the subagent's growth")
+	}
+}

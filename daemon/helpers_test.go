@@ -50,7 +50,13 @@ func (s *scratch) sessionFile(project, session string) string {
 // a Claude Code session file in the real record shape.
 func (s *scratch) appendRecords(t *testing.T, project, session, text string, n int) {
 	t.Helper()
-	path := s.sessionFile(project, session)
+	appendRecords(t, s.sessionFile(project, session), project, session, text, n)
+}
+
+// appendRecords appends n user records of session to the transcript at
+// path.
+func appendRecords(t *testing.T, path, project, session, text string, n int) {
+	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		t.Fatal(err)
 	}

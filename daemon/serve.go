@@ -167,8 +167,10 @@ func (d *daemon) passLoop(ctx context.Context, w *fsnotify.Watcher) {
 		d.mu.Lock()
 		target, rewatch, lost := d.requested, d.rewatch, d.lost
 		var named func(string) bool
-		if set := d.named; d.lastOK && d.watchedAll && !rewatch && !lost {
-			named = func(path string) bool { return set[path] }
+		if set, dirs := d.named, d.fileDirs; d.lastOK && d.watchedAll && !rewatch && !lost {
+			// A file outside the watched directories (found since they
+			// were planned) raises no event: it counts as named.
+			named = func(path string) bool { return set[path] || !dirs[filepath.Dir(path)] }
 		}
 		d.rewatch, d.named = false, nil
 		d.passing, d.next = true, time.Time{}
