@@ -165,9 +165,14 @@ type daemon struct {
 	named      map[string]bool
 	watchedAll bool // every directory holding source files is watched
 	lastOK     bool // the last pass succeeded
-	ln         *net.UnixListener
-	wg         *sync.WaitGroup // the pass loop, accept loops and handlers
-	conns      chan struct{}   // semaphore bounding concurrent requests
+	// whole says a request came that did not wait for the event loop to
+	// note the events before it (a sync, a hook, a search whose settle
+	// timed out): the next pass stats every file, since an event in
+	// flight is not in named yet.
+	whole bool
+	ln    *net.UnixListener
+	wg    *sync.WaitGroup // the pass loop, accept loops and handlers
+	conns chan struct{}   // semaphore bounding concurrent requests
 }
 
 // passResult is what a finished pass reports to the syncs it served.
@@ -182,6 +187,15 @@ type passResult struct {
 func newDaemon(opts Options, lg *log.Logger, stop context.CancelFunc) *daemon {
 	return &daemon{opts: opts, log: lg, stop: stop, started: time.Now(), kick: make(chan struct{}, 1), marks: map[string]chan struct{}{}, mergeKick: make(chan struct{}, 1),
 		repairKick: make(chan struct{}, 1), done: make(chan struct{}), rewatch: true, conns: make(chan struct{}, MaxConns)}
+}
+
+// requestWhole is request for a caller that did not settle: the pass
+// that serves it stats every file (see whole).
+func (d *daemon) requestWhole() uint64 {
+	d.mu.Lock()
+	d.whole = true
+	d.mu.Unlock()
+	return d.request()
 }
 
 // request asks for a pass and returns the request's number; a pass that

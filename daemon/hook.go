@@ -45,7 +45,7 @@ func (d *daemon) hook(ctx context.Context, c net.Conn, req Request) {
 	start := time.Now()
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), hookTimeout)
 	defer cancel()
-	n := d.request() // the pass begins now, beside the hook's first git processes
+	n := d.requestWhole() // the pass begins now, beside the hook's first git processes
 	refresh := func(rctx context.Context) error {
 		rctx, stop := context.WithCancel(rctx)
 		defer stop()

@@ -167,12 +167,12 @@ func (d *daemon) passLoop(ctx context.Context, w *fsnotify.Watcher) {
 		d.mu.Lock()
 		target, rewatch, lost := d.requested, d.rewatch, d.lost
 		var named func(string) bool
-		if set, dirs := d.named, d.fileDirs; d.lastOK && d.watchedAll && !rewatch && !lost {
+		if set, dirs := d.named, d.fileDirs; d.lastOK && d.watchedAll && !rewatch && !lost && !d.whole {
 			// A file outside the watched directories (found since they
 			// were planned) raises no event: it counts as named.
 			named = func(path string) bool { return set[path] || !dirs[filepath.Dir(path)] }
 		}
-		d.rewatch, d.named = false, nil
+		d.rewatch, d.named, d.whole = false, nil, false
 		d.passing, d.next = true, time.Time{}
 		d.mu.Unlock()
 		res := d.pass(ctx, w, rewatch, named)

@@ -195,9 +195,14 @@ func (d *daemon) read(ctx context.Context, req Request, serves bool, why string,
 // would have given; with nothing noted the published generation is
 // current and no pass runs.
 func (d *daemon) fresh(ctx context.Context) {
-	if !d.settle(ctx) || d.stale() {
+	settled := d.settle(ctx)
+	if !settled || d.stale() {
+		request := d.request
+		if !settled {
+			request = d.requestWhole // events may be in flight still
+		}
 		wctx, cancel := context.WithTimeout(ctx, wake.DefaultWakeWait)
-		_, _ = d.await(wctx, d.request()) // past the wait: the committed generation, as a wake
+		_, _ = d.await(wctx, request()) // past the wait: the committed generation, as a wake
 		cancel()
 	}
 }
@@ -273,7 +278,7 @@ func (d *daemon) stale() bool {
 func (d *daemon) sync(ctx context.Context) Reply {
 	ctx, cancel := context.WithTimeout(ctx, syncTimeout)
 	defer cancel()
-	res, err := d.await(ctx, d.request())
+	res, err := d.await(ctx, d.requestWhole())
 	if err != nil {
 		return Reply{Error: "stopped before the import finished"}
 	}
