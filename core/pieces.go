@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"runtime"
 	"slices"
@@ -65,12 +66,9 @@ type piecesRoot struct {
 // cutHere reports whether a piece starts at the entry of key: whether its
 // FNV-1a hash (64 bits) is a multiple of pieceEntries.
 func cutHere(key string) bool {
-	h := uint64(14695981039346656037)
-	for i := range len(key) {
-		h ^= uint64(key[i])
-		h *= 1099511628211
-	}
-	return h%pieceEntries == 0
+	h := fnv.New64a()
+	h.Write([]byte(key))
+	return h.Sum64()%pieceEntries == 0
 }
 
 // pieceKind is how one kind of entry is cut into pieces and remembered.
@@ -250,12 +248,11 @@ func (t *Tree) EncodeWhole() ([]byte, error) {
 // when it is the root of a tree or cursor set stored in pieces, else nil:
 // what such an object reaches besides what its entries name.
 func Pieces(id objects.ID, data []byte) ([]objects.ID, error) {
-	for kind, noun := range map[string]string{KindTreePieces: KindTree, KindCursorsPieces: KindCursors} {
-		if root, ok, err := decodeRoot(id, data, kind, noun); err != nil || ok {
-			return root.Pieces, err
-		}
+	root, ok, err := decodeRoot(id, data, KindTreePieces, KindTree)
+	if err == nil && !ok {
+		root, _, err = decodeRoot(id, data, KindCursorsPieces, KindCursors)
 	}
-	return nil, nil
+	return root.Pieces, err
 }
 
 // decodeRoot decodes data as a root of kind; ok is false (and err nil)
