@@ -149,10 +149,9 @@ func putPieces[T any](p objects.Putter, k pieceKind[T], items []T) (objects.ID, 
 func (t *Tree) Put(p objects.Putter) (objects.ID, error) {
 	t.Kind = KindTree
 	sessions := t.Sessions
-	less := func(a, b TreeEntry) int { return bytes.Compare(a.Session[:], b.Session[:]) }
-	if !slices.IsSortedFunc(sessions, less) {
+	if !slices.IsSortedFunc(sessions, compareEntries) {
 		sessions = slices.Clone(sessions)
-		slices.SortStableFunc(sessions, less)
+		slices.SortStableFunc(sessions, compareEntries)
 	}
 	if len(sessions) <= wholeMax {
 		return put(p, KindTree, &Tree{Kind: KindTree, Sessions: sessions})
@@ -335,6 +334,9 @@ func ascending[T any](items []T, cmp func(a, b T) int) bool {
 	return true
 }
 
+// compareEntries orders a tree's sessions by id.
+func compareEntries(a, b TreeEntry) int { return bytes.Compare(a.Session[:], b.Session[:]) }
+
 // loadTreePieces reads the tree in pieces of root (the object id), or
 // some of its pieces (not whole).
 func loadTreePieces(g objects.Getter, id objects.ID, root piecesRoot, whole bool) (*Tree, error) {
@@ -344,7 +346,7 @@ func loadTreePieces(g objects.Getter, id objects.ID, root piecesRoot, whole bool
 			return nil, false
 		}
 		return t.Sessions, true
-	}, func(a, b TreeEntry) int { return bytes.Compare(a.Session[:], b.Session[:]) })
+	}, compareEntries)
 	if err != nil {
 		return nil, err
 	}

@@ -228,6 +228,23 @@ func TestPiecesDamaged(t *testing.T) {
 			if name == "a missing piece" && !errors.Is(err, objects.ErrNotFound) {
 				t.Errorf("%s, %s: %v is not objects.ErrNotFound", k.name, name, err)
 			}
+			if k.name != "tree" {
+				continue
+			}
+			// A tree walk sees the same damage, whether it reads the
+			// pieces now or has read them for the sound tree before.
+			for _, warm := range []bool{false, true} {
+				w := NewTreeWalk(st)
+				if warm {
+					if _, err := w.Tree(id, func([]TreeEntry) error { return nil }); err != nil {
+						t.Fatal(err)
+					}
+				}
+				_, err := w.Tree(c.id, func([]TreeEntry) error { return nil })
+				if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.id.String()) {
+					t.Errorf("tree walk (warm %v), %s: %v, want an error naming it with %q", warm, name, err, c.want)
+				}
+			}
 		}
 	}
 }
@@ -468,5 +485,54 @@ func TestTreeChanges(t *testing.T) {
 	id := put(base)
 	if was, now, err := TreeChanges(st, nil, id); err != nil || was != nil || len(now) != 3000 {
 		t.Fatalf("no base: %d and %d listed (%v)", len(was), len(now), err)
+	}
+}
+
+// TestTreeWalk: a walk over trees that share pieces reads each piece once
+// and hands over every session of every tree, each once per piece.
+func TestTreeWalk(t *testing.T) {
+	st, err := objects.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := bigTree(3000, "w")
+	changed.Sessions[1500].Events++
+	trees := []*Tree{bigTree(3000, "w"), changed, bigTree(3001, "w"), bigTree(40, "w")}
+	w := NewTreeWalk(st)
+	handed := map[SessionID][]TreeEntry{}
+	calls, distinct := 0, map[objects.ID]bool{}
+	for i, tr := range trees {
+		id, err := tr.Put(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := st.Get(id)
+		want, _ := Pieces(id, data)
+		got, err := w.Tree(id, func(s []TreeEntry) error {
+			calls++
+			for _, e := range s {
+				handed[e.Session] = append(handed[e.Session], e)
+			}
+			return nil
+		})
+		if err != nil || !slices.Equal(got, want) {
+			t.Fatalf("tree %d: pieces %d, want %d (%v)", i, len(got), len(want), err)
+		}
+		for _, p := range want {
+			distinct[p] = true
+		}
+		if want == nil {
+			distinct[id] = true
+		}
+	}
+	if calls != len(distinct) {
+		t.Fatalf("%d pieces handed over, %d distinct pieces and whole trees", calls, len(distinct))
+	}
+	for i, tr := range trees {
+		for _, e := range tr.Sessions {
+			if !slices.ContainsFunc(handed[e.Session], e.same) {
+				t.Fatalf("tree %d: session %x as it holds it was not handed over", i, e.Session[:4])
+			}
+		}
 	}
 }

@@ -67,10 +67,11 @@ func GC(ctx context.Context, home string, keep time.Duration, now time.Time, bus
 	if err != nil {
 		return nil, err
 	}
-	seen := map[objects.ID]bool{}
+	walk := newWalker(s, func(objects.ID, error) {}, false)
+	seen := walk.seen
 	shards := map[string]bool{}
 	for _, g := range gens {
-		if err := reach(s, g, seen, func(objects.ID, error) {}); err != nil {
+		if err := walk.reach(g); err != nil {
 			return nil, err
 		}
 		if gen, err := refs.Load(s, g); err == nil {

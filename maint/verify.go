@@ -62,13 +62,13 @@ func Verify(home string) (*VerifyReport, error) {
 	if _, err := store.At(home).ReadCursorKey(); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		rep.Damage = append(rep.Damage, Damage{Kind: "cursor_key", Name: "cursor.key", Reason: err.Error()})
 	}
-	seen := map[objects.ID]bool{}
+	w := newWalker(s, bad, true)
 	for _, g := range gens {
-		if err := reach(s, g, seen, bad); err != nil {
+		if err := w.reach(g); err != nil {
 			return nil, err
 		}
 	}
-	rep.Generations, rep.Objects = len(gens), len(seen)
+	rep.Generations, rep.Objects = len(gens), len(w.seen)
 	if fc, err := checkForgotten(s, gens, active); err == nil {
 		rep.Forgotten = fc
 	}

@@ -6,30 +6,35 @@ import (
 	"ctx/refs"
 )
 
-// reach adds to seen every object a generation reaches (itself, its tree,
-// session objects, chunks, cursors, the pieces of the tree and cursors,
-// tombstones and the chunk lists of its shards), each read once per seen
-// set. Objects that cannot be read (missing, corrupt) are reported through
-// bad and the walk goes on where it can.
-func reach(s *objects.Store, gen objects.ID, seen map[objects.ID]bool, bad func(objects.ID, error)) error {
-	w := &walker{s: s, seen: seen, bad: bad}
+// reach adds to the walk's seen set every object a generation reaches
+// (itself, its tree, session objects, chunks, cursors, the pieces of the
+// tree and cursors, tombstones and the chunk lists of its shards), each
+// read at most once per walk. Objects that cannot be read (missing,
+// corrupt) are reported through bad and the walk goes on where it can.
+func (w *walker) reach(gen objects.ID) error {
 	if !w.first(gen) {
 		return nil
 	}
-	g, err := refs.Load(s, gen)
+	g, err := refs.Load(w.s, gen)
 	if err != nil {
 		return w.report(gen, err)
 	}
+	lists := map[objects.ID]bool{}
+	for _, sh := range g.Shards {
+		if sh.Chunks != nil {
+			lists[*sh.Chunks] = true
+		}
+	}
 	for _, id := range g.Reachable() {
-		if id == g.Tree {
-			continue // the tree is walked below, session by session
+		if id == g.Tree || lists[id] {
+			continue // walked below: the tree piece by piece, the shards' lists once each
 		}
 		if err := w.blob(id); err != nil {
 			return err
 		}
 	}
 	for _, sh := range g.Shards {
-		if sh.Chunks == nil {
+		if sh.Chunks == nil || !w.first(*sh.Chunks) {
 			continue
 		}
 		if err := w.indexed(*sh.Chunks); err != nil {
@@ -39,35 +44,39 @@ func reach(s *objects.Store, gen objects.ID, seen map[objects.ID]bool, bad func(
 	if !w.first(g.Tree) {
 		return nil
 	}
-	data, err := s.Get(g.Tree)
-	if err != nil {
-		return w.report(g.Tree, err)
-	}
-	pieces, err := core.Pieces(g.Tree, data)
-	if err != nil {
-		return w.report(g.Tree, err)
-	}
-	for _, id := range pieces {
-		w.first(id) // read (and so checked) by LoadTree below
-	}
-	tree, err := core.LoadTree(s, g.Tree)
-	if err != nil {
-		return w.report(g.Tree, err)
-	}
-	for _, e := range tree.Sessions {
-		if err := w.session(e.Object); err != nil {
-			return err
+	pieces, err := w.trees.Tree(g.Tree, func(sessions []core.TreeEntry) error {
+		for _, e := range sessions {
+			if err := w.session(e.Object); err != nil {
+				return err
+			}
 		}
+		return nil
+	})
+	for _, id := range pieces {
+		w.first(id)
+	}
+	if err != nil {
+		return w.report(g.Tree, err)
 	}
 	return nil
 }
 
-// walker is one walk of reach: the store, the objects seen so far and
-// where unreadable ones are reported.
+// walker is one walk over the objects of a store's kept generations: the
+// store, the objects seen so far, the tree pieces read so far and where
+// unreadable objects are reported.
 type walker struct {
-	s    *objects.Store
-	seen map[objects.ID]bool
-	bad  func(objects.ID, error)
+	s     *objects.Store
+	seen  map[objects.ID]bool
+	bad   func(objects.ID, error)
+	trees *core.TreeWalk
+	// check reads every object reached, chunks too, to find the damaged
+	// (verify); gc only needs to know which objects are reached, and
+	// reads none of those that name no other.
+	check bool
+}
+
+func newWalker(s *objects.Store, bad func(objects.ID, error), check bool) *walker {
+	return &walker{s: s, seen: map[objects.ID]bool{}, bad: bad, trees: core.NewTreeWalk(s), check: check}
 }
 
 // first marks id seen and tells whether it had not been seen before.
@@ -88,7 +97,12 @@ func (w *walker) indexed(list objects.ID) error {
 	if err != nil {
 		return w.report(list, err)
 	}
-	return eachBlob(w, ic.Chunks, func(c core.IndexedChunk) objects.ID { return c.Chunk })
+	for _, c := range ic.Chunks {
+		if err := w.leaf(c.Chunk); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (w *walker) session(id objects.ID) error {
@@ -99,22 +113,29 @@ func (w *walker) session(id objects.ID) error {
 	if err != nil {
 		return w.report(id, err)
 	}
-	return eachBlob(w, so.Chunks, func(c core.ChunkRef) objects.ID { return c.ID })
-}
-
-// eachBlob keeps the object each element of list names.
-func eachBlob[T any](w *walker, list []T, id func(T) objects.ID) error {
-	for _, x := range list {
-		if err := w.blob(id(x)); err != nil {
+	for _, c := range so.Chunks {
+		if err := w.leaf(c.ID); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// blob keeps an object whose contents name no further objects (a chunk,
-// tombstones) but its pieces (a cursor set), read (and so checked) the
-// first time it is reached.
+// leaf keeps an object that names no other (a chunk), read (and so
+// checked) when the walk checks.
+func (w *walker) leaf(id objects.ID) error {
+	if !w.first(id) || !w.check {
+		return nil
+	}
+	if _, err := w.s.Get(id); err != nil {
+		return w.report(id, err)
+	}
+	return nil
+}
+
+// blob keeps an object whose contents name no further objects
+// (tombstones) but its pieces (a cursor set), read the first time it is
+// reached.
 func (w *walker) blob(id objects.ID) error {
 	if !w.first(id) {
 		return nil
@@ -127,7 +148,12 @@ func (w *walker) blob(id objects.ID) error {
 	if err != nil {
 		return w.report(id, err)
 	}
-	return eachBlob(w, pieces, func(id objects.ID) objects.ID { return id })
+	for _, p := range pieces {
+		if err := w.blob(p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (w *walker) report(id objects.ID, err error) error {
