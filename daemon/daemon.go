@@ -15,6 +15,7 @@ import (
 
 	"ctx/core"
 	"ctx/ingest"
+	"ctx/maint"
 	"ctx/store"
 	"ctx/wake"
 )
@@ -23,6 +24,8 @@ import (
 const (
 	DefaultRescan   = 30 * time.Second
 	DefaultDebounce = 150 * time.Millisecond
+	// DefaultCollect is how often, at most, an idle daemon runs gc.
+	DefaultCollect = 10 * time.Minute
 )
 
 // ErrRunning is returned by Run when another daemon holds the store.
@@ -44,6 +47,12 @@ type Options struct {
 	Rescan   time.Duration // slow rescan period; DefaultRescan when zero
 	Debounce time.Duration // file event batching; DefaultDebounce when zero
 	Version  string        // importer version recorded in generations
+	// Collect is how often, at most, the daemon collects what no kept
+	// generation reaches (maint.GC, between passes, as the vectors are):
+	// DefaultCollect when zero, never when negative.
+	Collect time.Duration
+	// Keep is that gc's horizon (maint.DefaultKeep when zero).
+	Keep time.Duration
 	// Search, when set, answers the socket's search op: the app layer's
 	// JSON request in, its JSON result out (see wake.Search), and whether
 	// the search left a damaged shard out (the daemon then repairs it).
@@ -64,6 +73,12 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	if opts.Debounce <= 0 {
 		opts.Debounce = DefaultDebounce
+	}
+	if opts.Collect == 0 {
+		opts.Collect = DefaultCollect
+	}
+	if opts.Keep <= 0 {
+		opts.Keep = maint.DefaultKeep
 	}
 	lock, err := lockDaemon(opts.Home)
 	if err != nil {
@@ -143,6 +158,7 @@ type daemon struct {
 	last      passResult
 	lastAt    time.Time
 	merged    uint64       // the generation the last merge or repair published
+	collected time.Time    // when the last gc ended (passLoop's alone)
 	repair    *wake.Repair // the last repair of damaged shards
 	pending   time.Time    // oldest source change not yet published; zero when none
 	passing   bool         // a pass is running

@@ -336,3 +336,44 @@ func TestUnwatchedFileGrowthIsSeen(t *testing.T) {
 		t.Fatal("the pass the second wake ran passed over the subagent's growth")
 	}
 }
+
+// TestDaemonCollects: between passes the daemon runs gc, which removes an
+// object nothing reaches and an index directory no generation lists that
+// is older than a merge's could be, and leaves search working.
+func TestDaemonCollects(t *testing.T) {
+	s := newScratch(t)
+	s.appendRecords(t, "x", "s", "opening marmalade", 3)
+	opts := s.options()
+	opts.Collect = time.Millisecond
+	runInProcess(t, opts)
+	eventually(t, "first import", func() bool { return hits(t, s.store, "marmalade") > 0 })
+	objs, err := objects.Open(ctxstore.At(s.store).Objects())
+	if err != nil {
+		t.Fatal(err)
+	}
+	loose, err := objs.Put([]byte(`{"kind":"chunk","note":"reached by nothing"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stray := filepath.Join(ctxstore.At(s.store).Index(), "0123456789abcdef0123456789abcdef")
+	if err := os.Mkdir(stray, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(stray, old, old); err != nil {
+		t.Fatal(err)
+	}
+	s.appendRecords(t, "x", "s", "appended zanzibar", 1)
+	eventually(t, "appended line searchable", func() bool { return hits(t, s.store, "zanzibar") > 0 })
+	eventually(t, "gc after the pass", func() bool {
+		_, err := os.Stat(stray)
+		return os.IsNotExist(err) && !objs.Has(loose)
+	})
+	if hits(t, s.store, "zanzibar") == 0 || hits(t, s.store, "marmalade") == 0 {
+		t.Fatal("search after the daemon's gc lost events")
+	}
+	log, _ := os.ReadFile(filepath.Join(s.store, "logs", "daemon.log"))
+	if !bytes.Contains(log, []byte("gc: ")) {
+		t.Fatalf("the daemon's log says nothing of its gc:\n%s", log)
+	}
+}

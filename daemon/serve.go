@@ -13,6 +13,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"ctx/ingest"
+	"ctx/maint"
 	"ctx/refs"
 	"ctx/store"
 )
@@ -241,8 +242,9 @@ func (d *daemon) upkeep() ingest.Options {
 	return ingest.Options{Home: d.opts.Home, Env: d.opts.Env, Version: d.opts.Version, Busy: func() {}, Gate: &d.gate}
 }
 
-// maintain runs ingest.BuildVectors until it finishes or a request comes,
-// and reports whether it finished (false: it is still owed).
+// maintain runs ingest.BuildVectors, then gc when it is due (collect),
+// until they finish or a request comes, and reports whether they finished
+// (false: they are still owed).
 func (d *daemon) maintain(ctx context.Context) bool {
 	mctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -267,7 +269,37 @@ func (d *daemon) maintain(ctx context.Context) bool {
 	if rep != nil && rep.VectorsErr != nil {
 		d.log.Printf("vectors: %v", rep.VectorsErr)
 	}
+	if !d.collect(mctx) {
+		return false
+	}
 	debug.FreeOSMemory() // idle now: give back what the import's heap grew to
+	return true
+}
+
+// collect runs gc (maint.GC) when the last one ended Collect ago or more,
+// or never ran: each change an agent writes is a generation, with index
+// shards a merge soon replaces, and gc's retention keeps of them only the
+// last minutes' and one an hour, then one a day. It reports false when a
+// request interrupted it (gc stops where it is; it runs again after the
+// pass).
+func (d *daemon) collect(ctx context.Context) bool {
+	if d.opts.Collect < 0 || !d.collected.IsZero() && time.Since(d.collected) < d.opts.Collect {
+		return true
+	}
+	d.gate.Lock()
+	rep, err := maint.GC(ctx, d.opts.Home, d.opts.Keep, time.Now(), func() {})
+	d.gate.Unlock()
+	if ctx.Err() != nil {
+		return false
+	}
+	d.collected = time.Now()
+	switch {
+	case err != nil:
+		d.log.Printf("gc: %v", err)
+	case rep.ExpiredGenerations > 0 || rep.ObjectsRemoved > 0 || rep.ShardsRemoved > 0:
+		d.log.Printf("gc: %d generations kept, %d expired; %d objects (%d bytes) and %d shards removed",
+			rep.KeptGenerations, rep.ExpiredGenerations, rep.ObjectsRemoved, rep.BytesRemoved, rep.ShardsRemoved)
+	}
 	return true
 }
 

@@ -178,8 +178,11 @@ func (r *Refs) RepairLog(name string) error {
 }
 
 // ExpireLog rewrites the reflog of a ref keeping only the entries keep
-// accepts (atomically: temp file, fsync, rename).
-func (r *Refs) ExpireLog(name string, keep func(LogEntry) bool) error {
+// accepts (atomically: temp file, fsync, rename); keep is given the whole
+// log, oldest first, and the index of the entry it is asked about. A kept
+// entry whose older neighbours were dropped is rewritten to move from the
+// kept entry before it, so that the log still chains.
+func (r *Refs) ExpireLog(name string, keep func(log []LogEntry, i int) bool) error {
 	log, err := r.Log(name)
 	if err != nil {
 		return err
@@ -190,10 +193,16 @@ func (r *Refs) ExpireLog(name string, keep func(LogEntry) bool) error {
 		return fmt.Errorf("refs: reflog: %w", err)
 	}
 	w := bufio.NewWriter(f)
-	for _, e := range log {
-		if keep(e) {
-			w.WriteString(logLine(e.Old, e.New, e.Time.Unix(), e.Message))
+	var prev *LogEntry
+	for i, e := range log {
+		if !keep(log, i) {
+			continue
 		}
+		if prev != nil {
+			e.Old = prev.New
+		}
+		w.WriteString(logLine(e.Old, e.New, e.Time.Unix(), e.Message))
+		prev = &log[i]
 	}
 	if err := w.Flush(); err != nil {
 		f.Close()

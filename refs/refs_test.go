@@ -211,3 +211,42 @@ func TestLastLogEntryIsLogsLast(t *testing.T) {
 		t.Fatalf("no log file: %v %v", ok, err)
 	}
 }
+
+// TestExpireLogKeepsTheChain: dropping entries from the middle of a
+// reflog leaves one that chains, each kept entry moving from the one kept
+// before it, with its own time and message, and no line that fails its
+// check.
+func TestExpireLogKeepsTheChain(t *testing.T) {
+	r, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []objects.ID
+	prev := objects.ID{}
+	for i := range 8 {
+		id := objects.Hash(fmt.Append(nil, i))
+		if err := r.Update(Active, prev, id, fmt.Sprint("step ", i)); err != nil {
+			t.Fatal(err)
+		}
+		ids, prev = append(ids, id), id
+	}
+	before, _ := r.Log(Active)
+	kept := map[int]bool{1: true, 2: true, 5: true, 7: true}
+	if err := r.ExpireLog(Active, func(log []LogEntry, i int) bool {
+		if len(log) != len(before) || log[i] != before[i] {
+			t.Fatalf("keep was given entry %d of %d, not the log", i, len(log))
+		}
+		return kept[i]
+	}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := r.CheckLog(Active)
+	if err != nil || len(c.Bad) > 0 || c.Torn {
+		t.Fatalf("log after expiry: %+v %v", c, err)
+	}
+	want := []LogEntry{before[1], before[2], before[5], before[7]}
+	want[2].Old, want[3].Old = ids[2], ids[5]
+	if !reflect.DeepEqual(c.Entries, want) {
+		t.Fatalf("log after expiry:\n%+v\nwant\n%+v", c.Entries, want)
+	}
+}

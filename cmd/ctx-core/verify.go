@@ -102,12 +102,15 @@ func printVerify(env *Env, out verifyOutput) {
 }
 
 func newGCCmd(env *Env, f *format) *cobra.Command {
-	keep := ageFlag(14 * 24 * time.Hour)
+	keep := ageFlag(maint.DefaultKeep)
 	cmd := &cobra.Command{
 		Use:   "gc",
 		Short: "Remove objects and index shards no kept generation reaches",
-		Long: "gc keeps the active generation and every generation published within --keep\n" +
-			"(its reflog entries), and removes every object and shard that none of them reach.",
+		Long: "gc keeps the active generation and, of the generations published within --keep\n" +
+			"(the reflog's entries), every one of the last 10 minutes, the newest of each hour\n" +
+			"of the last day and the newest of each day. It expires the others and removes every\n" +
+			"object and index shard that no kept generation reaches. The daemon runs it on its\n" +
+			"own, at most every 10 minutes, with the default --keep.",
 		Args: cobra.NoArgs,
 		RunE: f.textOrJSON(func(cmd *cobra.Command, _ []string) error {
 			if keep < 0 {
@@ -121,8 +124,8 @@ func newGCCmd(env *Env, f *format) *cobra.Command {
 				if rep.ShardsReindexed > 0 {
 					fmt.Fprintf(env.Stdout, "re-indexed %s without forgotten sessions\n", plural(rep.ShardsReindexed, "shard"))
 				}
-				fmt.Fprintf(env.Stdout, "kept %d generations (%d objects); removed %d objects (%s) and %d shards\n",
-					rep.KeptGenerations, rep.ObjectsKept, rep.ObjectsRemoved, humanBytes(rep.BytesRemoved), rep.ShardsRemoved)
+				fmt.Fprintf(env.Stdout, "kept %d generations (%d objects), expired %d; removed %d objects (%s) and %d shards\n",
+					rep.KeptGenerations, rep.ObjectsKept, rep.ExpiredGenerations, rep.ObjectsRemoved, humanBytes(rep.BytesRemoved), rep.ShardsRemoved)
 			})
 		}),
 	}

@@ -1,0 +1,147 @@
+package maint_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"ctx/internal/corpus"
+	"ctx/maint"
+	"ctx/query"
+	"ctx/refs"
+	ctxstore "ctx/store"
+)
+
+// TestGCThinsGenerations: generations published in the last ten minutes
+// are all kept; two hours on, only the newest of their hour is, the log
+// still chains, and the shards the expired ones listed are gone however
+// new their directories, while a shard no generation listed (a merge's,
+// not published yet) stays until it is ten minutes old.
+func TestGCThinsGenerations(t *testing.T) {
+	home, store := filepath.Join(t.TempDir(), "home"), filepath.Join(t.TempDir(), "store")
+	if _, err := corpus.Generate(home, corpus.Options{Events: 600, Seed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	importAll(t, home, store)
+	var files []string
+	_ = filepath.Walk(home, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && filepath.Ext(p) == ".jsonl" {
+			files = append(files, p)
+		}
+		return nil
+	})
+	slices.Sort(files)
+	// Ten appends: the ninth small shard makes the import merge them,
+	// so the generations before it list shards the later ones do not.
+	const appends = 10
+	for i := range appends {
+		if _, err := corpus.Append(files[i%len(files)], 20, int64(i)); err != nil {
+			t.Fatal(err)
+		}
+		if rep := importAll(t, home, store); !rep.Published {
+			t.Fatalf("append %d not published", i)
+		}
+	}
+	ro, err := ctxstore.OpenReadOnly(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, err := ro.Refs.Log(refs.Active)
+	if err != nil || len(log) != appends+1 {
+		t.Fatalf("%d generations logged (%v)", len(log), err)
+	}
+	listed := func(entries []refs.LogEntry) map[string]bool {
+		m := map[string]bool{}
+		for _, e := range entries {
+			g, err := refs.Load(ro.Objects, e.New)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, sh := range g.Shards {
+				m[sh.Name] = true
+			}
+		}
+		return m
+	}
+	all := listed(log)
+	idx := ctxstore.At(store).Index()
+	stray := filepath.Join(idx, "stray-merge")
+	if err := os.Mkdir(stray, 0o700); err != nil {
+		t.Fatal(err)
+	}
+
+	rep, err := maint.GC(context.Background(), store, 14*24*time.Hour, time.Now(), nil)
+	if err != nil || rep.KeptGenerations != len(log) || rep.ExpiredGenerations != 0 || rep.ShardsRemoved != 0 {
+		t.Fatalf("gc now: %+v %v", rep, err)
+	}
+
+	// Two hours on, with every directory as new as then.
+	later := time.Now().Add(2 * time.Hour)
+	entries, _ := os.ReadDir(idx)
+	for _, e := range entries {
+		if err := os.Chtimes(filepath.Join(idx, e.Name()), later, later); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err = maint.GC(context.Background(), store, 14*24*time.Hour, later, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One kept, or two when the generations straddle an hour.
+	after, err := ro.Refs.Log(refs.Active)
+	if err != nil || rep.KeptGenerations < 1 || rep.KeptGenerations > 2 || len(after) != rep.KeptGenerations ||
+		rep.ExpiredGenerations != len(log)-rep.KeptGenerations || after[len(after)-1] != log[len(log)-1] || rep.ShardsRemoved == 0 {
+		t.Fatalf("gc two hours on: %+v, log %d entries (%v)", rep, len(after), err)
+	}
+	kept := listed(after)
+	if len(all) == len(kept) {
+		t.Fatalf("no shard was listed by the expired generations only: %d shards", len(all))
+	}
+	entries, _ = os.ReadDir(idx)
+	unlisted := 0
+	for _, e := range entries {
+		switch {
+		case all[e.Name()] && !kept[e.Name()]:
+			t.Errorf("shard %s left: listed by an expired generation only", e.Name())
+		case !all[e.Name()]:
+			unlisted++ // the stray, and the small shards an import merged before publishing them
+		}
+	}
+	if _, err := os.Stat(stray); err != nil {
+		t.Fatalf("an unlisted shard of a minute ago was removed: %v", err)
+	}
+	v, err := maint.Verify(store)
+	if err != nil || !v.OK || v.Generations != rep.KeptGenerations {
+		t.Fatalf("verify after thinning: %+v %v", v, err)
+	}
+	r, err := query.Open(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := r.Search(context.Background(), query.SearchRequest{Query: "test"}); err != nil || len(res.Results) == 0 {
+		t.Fatalf("search after thinning: %v", err)
+	}
+	r.Close()
+
+	// Eleven minutes on, what no generation listed goes too.
+	old := later.Add(-11 * time.Minute)
+	for _, e := range entries {
+		if !kept[e.Name()] {
+			if err := os.Chtimes(filepath.Join(idx, e.Name()), old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if rep, err = maint.GC(context.Background(), store, 14*24*time.Hour, later, nil); err != nil || rep.ShardsRemoved != unlisted {
+		t.Fatalf("gc of %d unlisted shards eleven minutes old: %+v %v", unlisted, rep, err)
+	}
+	entries, _ = os.ReadDir(idx)
+	for _, e := range entries {
+		if !kept[e.Name()] {
+			t.Errorf("%s is still there", e.Name())
+		}
+	}
+}
