@@ -420,6 +420,7 @@ type run struct {
 	looked         bool            // plan ran: troubled holds what this run met
 	troubled       map[string]bool // files whose stat or read failed (see state.troubled)
 	newShards      []index.ShardMeta
+	mergedAway     []string         // shards this run built and merged before publishing them
 	indexed        []indexedSession // the sessions whose new chunks went to newShards
 	sessions       sync.Map         // core.SessionID → *sync.Mutex (see lockSession)
 	merged         []refs.Merged    // the other machines' commits a merge generation names

@@ -57,6 +57,11 @@ func (r *run) mergeSmallShards(ctx context.Context, gen *refs.Generation, limit 
 	if err != nil {
 		return 0, err
 	}
+	for _, s := range gen.Shards {
+		if m.picked[s.Name] && s.Generation == gen.Number {
+			r.mergedAway = append(r.mergedAway, s.Name)
+		}
+	}
 	gen.Shards = placeMerged(gen.Shards, m.picked, merged, nil)
 	return len(m.picked), nil
 }

@@ -5,6 +5,7 @@ import (
 	"ctx/config"
 	ctxstore "ctx/store"
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -52,6 +53,32 @@ func TestSmallImportsMergeShards(t *testing.T) {
 	assertEveryEventFindable(t, f.store)
 	if v, err := maint.Verify(f.store); err != nil || !v.OK {
 		t.Fatalf("verify: %+v %v", v, err)
+	}
+	// Every shard directory is one a generation listed: an import that
+	// merged the shard it built before publishing it removed it.
+	ro, err := ctxstore.OpenReadOnly(f.store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, err := ro.Refs.Log(refs.Active)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, e := range log {
+		g, err := refs.Load(ro.Objects, e.New)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sh := range g.Shards {
+			listed[sh.Name] = true
+		}
+	}
+	dirs, _ := os.ReadDir(ctxstore.At(f.store).Index())
+	for _, d := range dirs {
+		if d.IsDir() && !listed[d.Name()] {
+			t.Errorf("shard directory %s: no generation listed it", d.Name())
+		}
 	}
 }
 

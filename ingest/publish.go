@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 
 	"ctx/core"
 	"ctx/refs"
+	"ctx/store"
 )
 
 // publish writes the tree, cursors, tombstones and generation, makes them
@@ -105,6 +108,11 @@ func (r *run) publish(ctx context.Context, rs *refs.Refs) (_ *Report, err error)
 	}
 	if err := rs.Update(refs.Active, r.st.prevID, genID, msg); err != nil {
 		return nil, err
+	}
+	// The shards this run built and merged before publishing them: no
+	// generation lists them, and gc would wait for them to age.
+	for _, name := range r.mergedAway {
+		_ = os.RemoveAll(filepath.Join(store.At(r.opts.Home).Index(), name))
 	}
 	r.rep.Published, r.rep.Generation, r.rep.GenerationID = true, gen, genID
 	return r.rep, nil

@@ -107,8 +107,11 @@ func TestGCThinsGenerations(t *testing.T) {
 		case all[e.Name()] && !kept[e.Name()]:
 			t.Errorf("shard %s left: listed by an expired generation only", e.Name())
 		case !all[e.Name()]:
-			unlisted++ // the stray, and the small shards an import merged before publishing them
+			unlisted++
 		}
+	}
+	if unlisted != 1 {
+		t.Fatalf("%d shard directories no generation listed, want the stray's one", unlisted)
 	}
 	if _, err := os.Stat(stray); err != nil {
 		t.Fatalf("an unlisted shard of a minute ago was removed: %v", err)
