@@ -82,6 +82,9 @@ func GC(ctx context.Context, home string, keep time.Duration, now time.Time, bus
 		return nil, err
 	}
 	defer w.Close()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	s, rs := w.Objects, w.Refs
 	active, err := rs.Get(refs.Active)
 	if err != nil {
@@ -145,11 +148,11 @@ func GC(ctx context.Context, home string, keep time.Duration, now time.Time, bus
 	}
 	rep := &GCReport{KeptGenerations: len(gens), ExpiredGenerations: expired, ObjectsKept: len(seen)}
 	err = s.Walk(func(id objects.ID) error {
-		if seen[id] {
-			return nil
-		}
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if seen[id] {
+			return nil
 		}
 		size, _ := s.Size(id)
 		if err := s.Delete(id); err != nil {

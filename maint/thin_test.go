@@ -2,6 +2,7 @@ package maint_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -73,6 +74,12 @@ func TestGCThinsGenerations(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// A gc whose context ended stops, and says so.
+	stopped, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := maint.GC(stopped, store, 0, time.Now().Add(time.Hour), nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("gc of an ended context: %v", err)
+	}
 	rep, err := maint.GC(context.Background(), store, 14*24*time.Hour, time.Now(), nil)
 	if err != nil || rep.KeptGenerations != len(log) || rep.ExpiredGenerations != 0 || rep.ShardsRemoved != 0 {
 		t.Fatalf("gc now: %+v %v", rep, err)
