@@ -22,8 +22,10 @@ type DaemonState struct {
 	Searches       uint64   `json:"searches"` // searches it answered for the CLI since it started
 	// Repair is the running daemon's last rebuild of damaged shards.
 	Repair *wake.Repair `json:"repair,omitempty"`
-	Socket string       `json:"socket"`
-	Log    string       `json:"log"`
+	// GC is the running daemon's last gc.
+	GC     *wake.Collected `json:"gc,omitempty"`
+	Socket string          `json:"socket"`
+	Log    string          `json:"log"`
 	// Since is when the running daemon started (for display).
 	Since time.Time `json:"-"`
 }
@@ -74,7 +76,7 @@ func (a *App) daemonState(r *wake.Reply) DaemonState {
 	lag := r.LagSeconds
 	out.Running, out.PID, out.LastGeneration, out.LagSeconds, out.Watching = true, r.PID, r.LastGeneration, &lag, r.Watching
 	out.Searches = r.Searches
-	out.Started, out.Since, out.Repair = r.Started.UTC().Format(time.RFC3339), r.Started, r.Repair
+	out.Started, out.Since, out.Repair, out.GC = r.Started.UTC().Format(time.RFC3339), r.Started, r.Repair, r.GC
 	if !r.LastImport.IsZero() {
 		out.LastImport = r.LastImport.UTC().Format(time.RFC3339)
 	}

@@ -157,12 +157,13 @@ type daemon struct {
 	done      chan struct{}      // closed and replaced when a pass finishes
 	last      passResult
 	lastAt    time.Time
-	merged    uint64       // the generation the last merge or repair published
-	collected time.Time    // when the last gc ended (passLoop's alone)
-	repair    *wake.Repair // the last repair of damaged shards
-	pending   time.Time    // oldest source change not yet published; zero when none
-	passing   bool         // a pass is running
-	next      time.Time    // oldest change noted since the running pass began
+	merged    uint64          // the generation the last merge or repair published
+	collected time.Time       // when the last gc ended (passLoop's alone)
+	repair    *wake.Repair    // the last repair of damaged shards
+	gc        *wake.Collected // the last gc
+	pending   time.Time       // oldest source change not yet published; zero when none
+	passing   bool            // a pass is running
+	next      time.Time       // oldest change noted since the running pass began
 	watching  int
 	searches  uint64                   // searches answered
 	lost      bool                     // watch events were lost; cleared by the next pass that rediscovers

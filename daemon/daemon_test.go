@@ -376,4 +376,8 @@ func TestDaemonCollects(t *testing.T) {
 	if !bytes.Contains(log, []byte("gc: ")) {
 		t.Fatalf("the daemon's log says nothing of its gc:\n%s", log)
 	}
+	st, err := wake.Status(s.store)
+	if err != nil || st.GC == nil || st.GC.Error != "" || st.GC.KeptGenerations == 0 || st.GC.At.IsZero() {
+		t.Fatalf("status of the daemon's last gc: %+v %v", st.GC, err)
+	}
 }

@@ -16,6 +16,7 @@ import (
 	"ctx/maint"
 	"ctx/refs"
 	"ctx/store"
+	"ctx/wake"
 )
 
 // serve runs the daemon until ctx ends: the socket, the watcher, the pass
@@ -293,13 +294,22 @@ func (d *daemon) collect(ctx context.Context) bool {
 		return false
 	}
 	d.collected = time.Now()
+	c := &wake.Collected{At: d.collected}
 	switch {
 	case err != nil:
+		c.Error = err.Error()
 		d.log.Printf("gc: %v", err)
-	case rep.ExpiredGenerations > 0 || rep.ObjectsRemoved > 0 || rep.ShardsRemoved > 0:
-		d.log.Printf("gc: %d generations kept, %d expired; %d objects (%d bytes) and %d shards removed",
-			rep.KeptGenerations, rep.ExpiredGenerations, rep.ObjectsRemoved, rep.BytesRemoved, rep.ShardsRemoved)
+	default:
+		c.KeptGenerations, c.ExpiredGenerations, c.ObjectsRemoved, c.BytesRemoved, c.ShardsRemoved =
+			rep.KeptGenerations, rep.ExpiredGenerations, rep.ObjectsRemoved, rep.BytesRemoved, rep.ShardsRemoved
+		if rep.ExpiredGenerations > 0 || rep.ObjectsRemoved > 0 || rep.ShardsRemoved > 0 {
+			d.log.Printf("gc: %d generations kept, %d expired; %d objects (%d bytes) and %d shards removed",
+				rep.KeptGenerations, rep.ExpiredGenerations, rep.ObjectsRemoved, rep.BytesRemoved, rep.ShardsRemoved)
+		}
 	}
+	d.mu.Lock()
+	d.gc = c
+	d.mu.Unlock()
 	return true
 }
 

@@ -300,6 +300,10 @@ func (d *daemon) status() Reply {
 		cp := *d.repair
 		r.Repair = &cp
 	}
+	if d.gc != nil {
+		cp := *d.gc
+		r.GC = &cp
+	}
 	if !d.pending.IsZero() {
 		r.LagSeconds = time.Since(d.pending).Seconds()
 	}

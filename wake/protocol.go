@@ -19,6 +19,7 @@ type (
 	Request   = wire.Request
 	Reply     = wire.Reply
 	Repair    = wire.Repair
+	Collected = wire.Collected
 	RunOutput = wire.RunOutput
 )
 

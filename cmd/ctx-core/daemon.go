@@ -175,7 +175,21 @@ func printDaemonStatus(env *Env, out *app.DaemonState) {
 	if r := out.Repair; r != nil {
 		fmt.Fprintln(w, repairLine(r))
 	}
+	if g := out.GC; g != nil {
+		fmt.Fprintln(w, gcLine(g))
+	}
 	fmt.Fprintf(w, "Socket: %s\nLog: %s\n", out.Socket, out.Log)
+}
+
+// gcLine says what the daemon's last gc did.
+func gcLine(g *wake.Collected) string {
+	at := g.At.Local().Format("2006-01-02 15:04:05")
+	if g.Error != "" {
+		return fmt.Sprintf("GC: failed at %s: %s", at, oneLine(g.Error))
+	}
+	return fmt.Sprintf("GC: at %s kept %s, expired %d; removed %s (%s) and %s",
+		at, plural(g.KeptGenerations, "generation"), g.ExpiredGenerations, plural(g.ObjectsRemoved, "object"),
+		humanBytes(g.BytesRemoved), plural(g.ShardsRemoved, "shard"))
 }
 
 // repairLine says what the daemon's last repair of damaged shards did.

@@ -53,6 +53,17 @@ type Repair struct {
 	Error      string    `json:"error,omitempty"`
 }
 
+// Collected is what the daemon's last gc did (maint.GCReport's figures).
+type Collected struct {
+	At                 time.Time `json:"at"`
+	KeptGenerations    int       `json:"kept_generations"`
+	ExpiredGenerations int       `json:"expired_generations"`
+	ObjectsRemoved     int       `json:"objects_removed"`
+	BytesRemoved       int64     `json:"bytes_removed"`
+	ShardsRemoved      int       `json:"shards_removed"`
+	Error              string    `json:"error,omitempty"`
+}
+
 // Reply is the answer to a request; fields not used by the op are empty.
 type Reply struct {
 	OK             bool      `json:"ok"`
@@ -76,6 +87,8 @@ type Reply struct {
 	// Repair is the daemon's last repair of damaged shards; nil when it
 	// found none since it started.
 	Repair *Repair `json:"repair,omitempty"`
+	// GC is the daemon's last gc; nil until one ran.
+	GC *Collected `json:"gc,omitempty"`
 }
 
 // RunOutput is what a command the daemon ran for a client wrote, and how
