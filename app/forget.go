@@ -172,7 +172,7 @@ func (a *App) GC(ctx context.Context, keep time.Duration, busy func()) (*GCResul
 	if err != nil {
 		return nil, err
 	}
-	rep, err := maint.GC(ctx, a.home, keep, a.now(), busy)
+	rep, err := maint.GC(ctx, a.home, maint.GCOptions{Keep: keep, Now: a.now(), Busy: busy})
 	if err != nil {
 		return nil, err
 	}

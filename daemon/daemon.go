@@ -148,7 +148,9 @@ type daemon struct {
 	mergeKick chan struct{}
 	// repairKick (buffered 1) asks repairLoop to check the shards.
 	repairKick chan struct{}
-	gate       sync.Mutex // passes, merges and vectors take turns at the writer lock
+	// collectKick (buffered 1) asks for a gc when one is due (collect).
+	collectKick chan struct{}
+	gate        sync.Mutex // passes, merges and vectors take turns at the writer lock
 
 	mu        sync.Mutex
 	interrupt context.CancelFunc // stops the running maintenance; nil when none runs
@@ -158,7 +160,7 @@ type daemon struct {
 	last      passResult
 	lastAt    time.Time
 	merged    uint64          // the generation the last merge or repair published
-	collected time.Time       // when the last gc ended (passLoop's alone)
+	collected time.Time       // when the last gc ended (collect's alone)
 	repair    *wake.Repair    // the last repair of damaged shards
 	gc        *wake.Collected // the last gc
 	pending   time.Time       // oldest source change not yet published; zero when none
@@ -203,7 +205,7 @@ type passResult struct {
 
 func newDaemon(opts Options, lg *log.Logger, stop context.CancelFunc) *daemon {
 	return &daemon{opts: opts, log: lg, stop: stop, started: time.Now(), kick: make(chan struct{}, 1), marks: map[string]chan struct{}{}, mergeKick: make(chan struct{}, 1),
-		repairKick: make(chan struct{}, 1), done: make(chan struct{}), rewatch: true, conns: make(chan struct{}, MaxConns)}
+		repairKick: make(chan struct{}, 1), collectKick: make(chan struct{}, 1), done: make(chan struct{}), rewatch: true, conns: make(chan struct{}, MaxConns)}
 }
 
 // requestWhole is request for a caller that did not settle: the pass

@@ -25,12 +25,13 @@
 //     only to publish, so a wake never waits for a merge. Between passes,
 //     when no request waits, the daemon builds the vectors
 //     (ingest.BuildVectors); a request cancels that and it runs again after
-//     the pass. Then, at most every Options.Collect (10 min), it runs gc
-//     (maint.GC: the retention keeps every generation of the last ten
-//     minutes, one an hour for a day, one a day for two weeks), which a
-//     request interrupts as it does the vectors; then it returns unused
-//     heap to the system (debug.FreeOSMemory), so an idle daemon does not
-//     keep the memory a large import grew to.
+//     the pass. Then it returns unused heap to the system
+//     (debug.FreeOSMemory), so an idle daemon does not keep the memory a
+//     large import grew to, and, at most every Options.Collect (10 min),
+//     a gc goroutine runs maint.GC beside the passes (its retention keeps
+//     every generation of the last ten minutes, one an hour for a day,
+//     one a day for two weeks): it holds the writer lock only to expire
+//     the reflog and to delete, not while it walks the kept generations.
 //   - Wake: a content-free request on $CTX_HOME/daemon.sock, one
 //     newline-delimited JSON object per connection, at most MaxRequest
 //     bytes: {"op":"sync"}, {"op":"status"}, {"op":"repair"}, {"op":"stop"}

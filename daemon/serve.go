@@ -42,10 +42,14 @@ func (d *daemon) serve(ctx context.Context) error {
 		}
 	}
 	d.log.Printf("daemon started: pid %d, store %s", os.Getpid(), d.opts.Home)
-	wg.Add(3)
+	wg.Add(4)
 	go func() {
 		defer wg.Done()
 		d.passLoop(ctx, w)
+	}()
+	go func() {
+		defer wg.Done()
+		onKick(ctx, d.collectKick, func() { d.collect(ctx) })
 	}()
 	go func() {
 		defer wg.Done()
@@ -243,9 +247,9 @@ func (d *daemon) upkeep() ingest.Options {
 	return ingest.Options{Home: d.opts.Home, Env: d.opts.Env, Version: d.opts.Version, Busy: func() {}, Gate: &d.gate}
 }
 
-// maintain runs ingest.BuildVectors, then gc when it is due (collect),
-// until they finish or a request comes, and reports whether they finished
-// (false: they are still owed).
+// maintain runs ingest.BuildVectors until it finishes or a request comes,
+// and reports whether it finished (false: it is still owed); then it asks
+// for a gc (collect).
 func (d *daemon) maintain(ctx context.Context) bool {
 	mctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -270,28 +274,27 @@ func (d *daemon) maintain(ctx context.Context) bool {
 	if rep != nil && rep.VectorsErr != nil {
 		d.log.Printf("vectors: %v", rep.VectorsErr)
 	}
-	if !d.collect(mctx) {
-		return false
+	select {
+	case d.collectKick <- struct{}{}:
+	default:
 	}
 	debug.FreeOSMemory() // idle now: give back what the import's heap grew to
 	return true
 }
 
-// collect runs gc (maint.GC) when the last one ended Collect ago or more,
-// or never ran: each change an agent writes is a generation, with index
-// shards a merge soon replaces, and gc's retention keeps of them only the
-// last minutes' and one an hour, then one a day. It reports false when a
-// request interrupted it (gc stops where it is; it runs again after the
-// pass).
-func (d *daemon) collect(ctx context.Context) bool {
+// collect runs gc (maint.GC) beside the passes when the last one ended
+// Collect ago or more, or never ran: each change an agent writes is a
+// generation, with index shards a merge soon replaces, and gc's retention
+// keeps of them only the last minutes' and one an hour, then one a day.
+// gc takes the writer lock (and the gate) twice, briefly, and walks the
+// kept generations without it, so passes go on meanwhile.
+func (d *daemon) collect(ctx context.Context) {
 	if d.opts.Collect < 0 || !d.collected.IsZero() && time.Since(d.collected) < d.opts.Collect {
-		return true
+		return
 	}
-	d.gate.Lock()
-	rep, err := maint.GC(ctx, d.opts.Home, d.opts.Keep, time.Now(), func() {})
-	d.gate.Unlock()
+	rep, err := maint.GC(ctx, d.opts.Home, maint.GCOptions{Keep: d.opts.Keep, Busy: func() {}, Gate: &d.gate})
 	if ctx.Err() != nil {
-		return false
+		return
 	}
 	d.collected = time.Now()
 	c := &wake.Collected{At: d.collected}
@@ -310,7 +313,7 @@ func (d *daemon) collect(ctx context.Context) bool {
 	d.mu.Lock()
 	d.gc = c
 	d.mu.Unlock()
-	return true
+	debug.FreeOSMemory() // the walk's heap is garbage now
 }
 
 // pass rediscovers the sources (adding watches when asked) and imports;

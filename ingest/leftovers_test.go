@@ -92,7 +92,7 @@ func TestBuildInFlightKept(t *testing.T) {
 	if len(builds(t, idx)) != 1 {
 		t.Fatal("the import removed a build in flight")
 	}
-	if _, err := maint.GC(context.Background(), f.store, 0, time.Now(), nil); err != nil {
+	if _, err := maint.GC(context.Background(), f.store, maint.GCOptions{Keep: 0, Now: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	if len(builds(t, idx)) != 1 {

@@ -27,7 +27,7 @@ func importAll(t *testing.T, home, store string) *ingest.Report {
 		srcs = append(srcs, core.Source{Kind: core.KindAutomatic, Provider: p})
 	}
 	rep, err := ingest.Run(context.Background(), ingest.Options{Home: store, Sources: srcs, Version: "test",
-		Env: core.Env{Home: home, Getenv: func(string) string { return "" }}})
+		Env: core.Env{Home: home, Getenv: func(string) string { return "" }}, Busy: func() {}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,11 +64,11 @@ func TestGCKeepsActiveAndRemovesTheRest(t *testing.T) {
 	}
 	before := countObjects(t, store)
 	// Keeping a week keeps both generations: nothing to remove.
-	rep, err := maint.GC(context.Background(), store, 7*24*time.Hour, time.Now(), nil)
+	rep, err := maint.GC(context.Background(), store, maint.GCOptions{Keep: 7 * 24 * time.Hour, Now: time.Now()})
 	if err != nil || rep.ObjectsRemoved != 0 || rep.KeptGenerations != 2 {
 		t.Fatalf("gc keep 7d: %+v %v", rep, err)
 	}
-	rep, err = maint.GC(context.Background(), store, 0, time.Now().Add(time.Hour), nil)
+	rep, err = maint.GC(context.Background(), store, maint.GCOptions{Keep: 0, Now: time.Now().Add(time.Hour)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestGCKeepsTreePieces(t *testing.T) {
 	if len(replaced) != 1 {
 		t.Fatalf("one session grew: %d pieces replaced", len(replaced))
 	}
-	if _, err := maint.GC(context.Background(), store, 0, time.Now().Add(time.Hour), nil); err != nil {
+	if _, err := maint.GC(context.Background(), store, maint.GCOptions{Keep: 0, Now: time.Now().Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
 	if s.Has(replaced[0]) {

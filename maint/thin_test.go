@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -77,10 +78,10 @@ func TestGCThinsGenerations(t *testing.T) {
 	// A gc whose context ended stops, and says so.
 	stopped, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := maint.GC(stopped, store, 0, time.Now().Add(time.Hour), nil); !errors.Is(err, context.Canceled) {
+	if _, err := maint.GC(stopped, store, maint.GCOptions{Keep: 0, Now: time.Now().Add(time.Hour)}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("gc of an ended context: %v", err)
 	}
-	rep, err := maint.GC(context.Background(), store, 14*24*time.Hour, time.Now(), nil)
+	rep, err := maint.GC(context.Background(), store, maint.GCOptions{Keep: 14 * 24 * time.Hour, Now: time.Now()})
 	if err != nil || rep.KeptGenerations != len(log) || rep.ExpiredGenerations != 0 || rep.ShardsRemoved != 0 {
 		t.Fatalf("gc now: %+v %v", rep, err)
 	}
@@ -93,7 +94,7 @@ func TestGCThinsGenerations(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rep, err = maint.GC(context.Background(), store, 14*24*time.Hour, later, nil)
+	rep, err = maint.GC(context.Background(), store, maint.GCOptions{Keep: 14 * 24 * time.Hour, Now: later})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +146,7 @@ func TestGCThinsGenerations(t *testing.T) {
 			}
 		}
 	}
-	if rep, err = maint.GC(context.Background(), store, 14*24*time.Hour, later, nil); err != nil || rep.ShardsRemoved != unlisted {
+	if rep, err = maint.GC(context.Background(), store, maint.GCOptions{Keep: 14 * 24 * time.Hour, Now: later}); err != nil || rep.ShardsRemoved != unlisted {
 		t.Fatalf("gc of %d unlisted shards eleven minutes old: %+v %v", unlisted, rep, err)
 	}
 	entries, _ = os.ReadDir(idx)
@@ -153,5 +154,72 @@ func TestGCThinsGenerations(t *testing.T) {
 		if !kept[e.Name()] {
 			t.Errorf("%s is still there", e.Name())
 		}
+	}
+}
+
+// TestGCBesideImports: gc walks the kept generations without the writer
+// lock, so imports publish while it walks; what they published must
+// survive its sweep. gc runs in a loop, expiring all but the active
+// generation, while an import after each append publishes; then every
+// generation's objects are there and every append is found.
+func TestGCBesideImports(t *testing.T) {
+	home, store := filepath.Join(t.TempDir(), "home"), filepath.Join(t.TempDir(), "store")
+	if _, err := corpus.Generate(home, corpus.Options{Events: 3000, Seed: 9}); err != nil {
+		t.Fatal(err)
+	}
+	importAll(t, home, store)
+	var files []string
+	_ = filepath.Walk(home, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && filepath.Ext(p) == ".jsonl" {
+			files = append(files, p)
+		}
+		return nil
+	})
+	slices.Sort(files)
+	done := make(chan struct{})
+	gcs := make(chan int, 1)
+	stop := sync.OnceValue(func() int { close(done); return <-gcs })
+	t.Cleanup(func() { stop() })
+	go func() {
+		n := 0
+		defer func() { gcs <- n }()
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			if _, err := maint.GC(context.Background(), store, maint.GCOptions{Now: time.Now().Add(time.Hour), Busy: func() {}}); err != nil {
+				t.Error(err)
+				return
+			}
+			n++
+		}
+	}()
+	const appends = 12
+	for i := range appends {
+		if _, err := corpus.Append(files[i%len(files)], 30, int64(50+i)); err != nil {
+			t.Fatal(err)
+		}
+		importAll(t, home, store)
+	}
+	if n := stop(); n < appends/2 {
+		t.Logf("only %d gc runs beside %d imports", n, appends)
+	}
+	v, err := maint.Verify(store)
+	if err != nil || !v.OK {
+		t.Fatalf("verify after gc beside imports: %+v %v", v, err)
+	}
+	r, err := query.Open(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	st, err := query.ReadStatus(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Index.Docs < st.Generation.Events {
+		t.Fatalf("index holds %d docs for %d events", st.Index.Docs, st.Generation.Events)
 	}
 }

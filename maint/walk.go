@@ -19,6 +19,9 @@ func (w *walker) reach(gen objects.ID) error {
 	if err != nil {
 		return w.report(gen, err)
 	}
+	for _, sh := range g.Shards {
+		w.shards[sh.Name] = true
+	}
 	lists := map[objects.ID]bool{}
 	for _, sh := range g.Shards {
 		if sh.Chunks != nil {
@@ -69,6 +72,8 @@ type walker struct {
 	seen  map[objects.ID]bool
 	bad   func(objects.ID, error)
 	trees *core.TreeWalk
+	// shards are the index shards the generations walked list.
+	shards map[string]bool
 	// check reads every object reached, chunks too, to find the damaged
 	// (verify); gc only needs to know which objects are reached, and
 	// reads none of those that name no other.
@@ -76,7 +81,7 @@ type walker struct {
 }
 
 func newWalker(s *objects.Store, bad func(objects.ID, error), check bool) *walker {
-	return &walker{s: s, seen: map[objects.ID]bool{}, bad: bad, trees: core.NewTreeWalk(s), check: check}
+	return &walker{s: s, seen: map[objects.ID]bool{}, bad: bad, trees: core.NewTreeWalk(s), check: check, shards: map[string]bool{}}
 }
 
 // first marks id seen and tells whether it had not been seen before.
