@@ -91,13 +91,15 @@ type GCOptions struct {
 // last forget (or its purge from the index, see ingest.Purge) are expired
 // whatever their age: they still reach what the user forgot.
 //
-// It holds the writer lock to expire the reflog, and again to delete, but
-// not while it walks the kept generations, which is most of its time (1.7
-// of 2.5 s at a million events and 570 generations): generations and
-// objects are immutable, and only a gc deletes. Under the lock again it
-// walks the generations published meanwhile, of which it has read all but
-// their new objects, since an object reaches the same objects wherever it
-// is named. When ctx ends it stops, having removed only what nothing kept
+// It holds the writer lock to expire the reflog, and again to delete
+// objects, but not while it walks the kept generations, which is most of
+// its time (1.7 of 2.5 s at a million events and 570 generations):
+// generations and objects are immutable, and only a gc deletes. Under the
+// lock again it walks the generations published meanwhile, of which it
+// has read all but their new objects, since an object reaches the same
+// objects wherever it is named. An import that found an object present
+// names it without writing it, so objects go under the lock; index shards
+// after it. When ctx ends it stops, having removed only what nothing kept
 // reaches.
 func GC(ctx context.Context, home string, o GCOptions) (*GCReport, error) {
 	if o.Now.IsZero() {
@@ -152,16 +154,42 @@ func GC(ctx context.Context, home string, o GCOptions) (*GCReport, error) {
 			}
 		}
 	}
+	// The objects no kept generation reaches so far: what gc may delete,
+	// under the lock, of those the generations published since do not
+	// reach either. An object written after this listing is not among
+	// them.
+	var unseen []objects.ID
+	err = ro.Objects.Walk(func(id objects.ID) error {
+		if !walk.seen[id] {
+			unseen = append(unseen, id)
+		}
+		return ctx.Err()
+	})
+	if err != nil {
+		return nil, err
+	}
+	var doomed []string
 	err = locked(ctx, home, o, func(w *store.Writer) error {
 		gens, err := mark(w.Refs)
 		if err != nil {
 			return err
 		}
 		rep.KeptGenerations, rep.ExpiredGenerations, rep.ObjectsKept = len(gens), len(expired), len(walk.seen)
-		return sweep(ctx, w, gens, walk, published, o.Now, rep)
+		doomed, err = sweep(ctx, w, gens, walk, unseen, published, o.Now, rep)
+		return err
 	})
 	if err != nil {
 		return nil, err
+	}
+	// No writer names a shard gc found unlisted and not new (a build is
+	// never named after a shard that was): it goes without the lock.
+	for _, dir := range doomed {
+		if ctx.Err() != nil {
+			break // what is left is removed next time
+		}
+		if err := os.RemoveAll(dir); err == nil {
+			rep.ShardsRemoved++
+		}
 	}
 	return rep, nil
 }
@@ -218,45 +246,38 @@ func expire(w *store.Writer, o GCOptions) ([]objects.ID, error) {
 	return expired, nil
 }
 
-// sweep deletes the objects walk has not seen, the vector sets gens do
-// not name, and the index shards they do not list (see shardGrace).
-func sweep(ctx context.Context, w *store.Writer, gens []objects.ID, walk *walker, published map[string]bool, now time.Time, rep *GCReport) error {
+// sweep deletes the objects of unseen that walk has not seen and the
+// vector sets gens do not name, and returns the directories of the index
+// shards they do not list (see shardGrace).
+func sweep(ctx context.Context, w *store.Writer, gens []objects.ID, walk *walker, unseen []objects.ID, published map[string]bool, now time.Time, rep *GCReport) ([]string, error) {
 	s := w.Objects
-	err := s.Walk(func(id objects.ID) error {
+	for _, id := range unseen {
 		if err := ctx.Err(); err != nil {
-			return err
+			return nil, err
 		}
 		if walk.seen[id] {
-			return nil
+			continue
 		}
 		size, _ := s.Size(id)
 		if err := s.Delete(id); err != nil {
-			return err
+			return nil, err
 		}
 		rep.ObjectsRemoved++
 		rep.BytesRemoved += size
-		return nil
-	})
-	if err != nil {
-		return err
 	}
 	_ = s.CleanTemp()
 	if n, err := semantic.Sweep(w.Vectors(), gens); err == nil {
 		rep.VectorSetsRemoved = n
 	}
 	entries, _ := os.ReadDir(w.Index())
+	var doomed []string
 	for _, e := range entries {
-		if ctx.Err() != nil {
-			break // what is left is removed next time
-		}
 		if e.IsDir() && !walk.shards[e.Name()] && !index.InFlight(w.Index(), e.Name()) &&
 			(published[e.Name()] || !recent(e, now)) {
-			if err := os.RemoveAll(filepath.Join(w.Index(), e.Name())); err == nil {
-				rep.ShardsRemoved++
-			}
+			doomed = append(doomed, filepath.Join(w.Index(), e.Name()))
 		}
 	}
-	return nil
+	return doomed, nil
 }
 
 // recent reports whether an index directory changed within shardGrace
