@@ -17,18 +17,15 @@ import (
 	ctxstore "ctx/store"
 )
 
-// TestGCThinsGenerations: generations published in the last ten minutes
-// are all kept; two hours on, only the newest of their hour is, the log
-// still chains, and the shards the expired ones listed are gone however
-// new their directories, while a shard no generation listed (a merge's,
-// not published yet) stays until it is ten minutes old.
-func TestGCThinsGenerations(t *testing.T) {
-	home, store := filepath.Join(t.TempDir(), "home"), filepath.Join(t.TempDir(), "store")
-	if _, err := corpus.Generate(home, corpus.Options{Events: 600, Seed: 7}); err != nil {
+// imported generates a history of events events and imports it, and
+// returns the history's home, the store and the history's files, sorted.
+func imported(t *testing.T, events int, seed int64) (home, store string, files []string) {
+	t.Helper()
+	home, store = filepath.Join(t.TempDir(), "home"), filepath.Join(t.TempDir(), "store")
+	if _, err := corpus.Generate(home, corpus.Options{Events: events, Seed: seed}); err != nil {
 		t.Fatal(err)
 	}
 	importAll(t, home, store)
-	var files []string
 	_ = filepath.Walk(home, func(p string, fi os.FileInfo, err error) error {
 		if err == nil && filepath.Ext(p) == ".jsonl" {
 			files = append(files, p)
@@ -36,6 +33,16 @@ func TestGCThinsGenerations(t *testing.T) {
 		return nil
 	})
 	slices.Sort(files)
+	return home, store, files
+}
+
+// TestGCThinsGenerations: generations published in the last ten minutes
+// are all kept; two hours on, only the newest of their hour is, the log
+// still chains, and the shards the expired ones listed are gone however
+// new their directories, while a shard no generation listed (a merge's,
+// not published yet) stays until it is ten minutes old.
+func TestGCThinsGenerations(t *testing.T) {
+	home, store, files := imported(t, 600, 7)
 	// Ten appends: the ninth small shard makes the import merge them,
 	// so the generations before it list shards the later ones do not.
 	const appends = 10
@@ -160,22 +167,10 @@ func TestGCThinsGenerations(t *testing.T) {
 // TestGCBesideImports: gc walks the kept generations without the writer
 // lock, so imports publish while it walks; what they published must
 // survive its sweep. gc runs in a loop, expiring all but the active
-// generation, while an import after each append publishes; then every
-// generation's objects are there and every append is found.
+// generation, while an import after each append publishes; then verify
+// finds every kept generation's objects and the index every event.
 func TestGCBesideImports(t *testing.T) {
-	home, store := filepath.Join(t.TempDir(), "home"), filepath.Join(t.TempDir(), "store")
-	if _, err := corpus.Generate(home, corpus.Options{Events: 3000, Seed: 9}); err != nil {
-		t.Fatal(err)
-	}
-	importAll(t, home, store)
-	var files []string
-	_ = filepath.Walk(home, func(p string, fi os.FileInfo, err error) error {
-		if err == nil && filepath.Ext(p) == ".jsonl" {
-			files = append(files, p)
-		}
-		return nil
-	})
-	slices.Sort(files)
+	home, store, files := imported(t, 3000, 9)
 	done := make(chan struct{})
 	gcs := make(chan int, 1)
 	stop := sync.OnceValue(func() int { close(done); return <-gcs })
