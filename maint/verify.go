@@ -68,6 +68,9 @@ func Verify(home string) (*VerifyReport, error) {
 			return nil, err
 		}
 	}
+	if err := w.checkLeaves(); err != nil {
+		return nil, err
+	}
 	rep.Generations, rep.Objects = len(gens), len(w.seen)
 	if fc, err := checkForgotten(s, gens, active); err == nil {
 		rep.Forgotten = fc

@@ -1,6 +1,10 @@
 package maint
 
 import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
 	"ctx/core"
 	"ctx/objects"
 	"ctx/refs"
@@ -77,7 +81,8 @@ type walker struct {
 	// check reads every object reached, chunks too, to find the damaged
 	// (verify); gc only needs to know which objects are reached, and
 	// reads none of those that name no other.
-	check bool
+	check  bool
+	leaves []objects.ID // reached and not read yet (checkLeaves)
 }
 
 func newWalker(s *objects.Store, bad func(objects.ID, error), check bool) *walker {
@@ -126,15 +131,39 @@ func (w *walker) session(id objects.ID) error {
 	return nil
 }
 
-// leaf keeps an object that names no other (a chunk), read (and so
-// checked) when the walk checks.
+// leaf keeps an object that names no other (a chunk); when the walk
+// checks, checkLeaves reads it later.
 func (w *walker) leaf(id objects.ID) error {
-	if !w.first(id) || !w.check {
-		return nil
+	if w.first(id) && w.check {
+		w.leaves = append(w.leaves, id)
 	}
-	if _, err := w.s.Get(id); err != nil {
-		return w.report(id, err)
+	return nil
+}
+
+// checkLeaves reads the leaves the walk kept, on every core (nearly all of
+// a store's bytes are its chunks: 3.9 s of verify's 4.2 at a million
+// events on one), and reports the unreadable ones in the order they were
+// reached.
+func (w *walker) checkLeaves() error {
+	errs := make([]error, len(w.leaves))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(w.leaves); i = int(next.Add(1) - 1) {
+				_, errs[i] = w.s.Get(w.leaves[i])
+			}
+		})
 	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			if err := w.report(w.leaves[i], err); err != nil {
+				return err
+			}
+		}
+	}
+	w.leaves = nil
 	return nil
 }
 
