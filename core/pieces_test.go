@@ -236,11 +236,11 @@ func TestPiecesDamaged(t *testing.T) {
 			for _, warm := range []bool{false, true} {
 				w := NewTreeWalk(st)
 				if warm {
-					if _, err := w.Tree(id, func([]TreeEntry) error { return nil }); err != nil {
+					if _, err := w.Tree(id, func(objects.ID, []TreeEntry) error { return nil }); err != nil {
 						t.Fatal(err)
 					}
 				}
-				_, err := w.Tree(c.id, func([]TreeEntry) error { return nil })
+				_, err := w.Tree(c.id, func(objects.ID, []TreeEntry) error { return nil })
 				if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.id.String()) {
 					t.Errorf("tree walk (warm %v), %s: %v, want an error naming it with %q", warm, name, err, c.want)
 				}
@@ -508,8 +508,15 @@ func TestTreeWalk(t *testing.T) {
 		}
 		data, _ := st.Get(id)
 		want, _ := Pieces(id, data)
-		got, err := w.Tree(id, func(s []TreeEntry) error {
+		got, err := w.Tree(id, func(p objects.ID, s []TreeEntry) error {
 			calls++
+			data, err := st.Get(p)
+			if err != nil {
+				return err
+			}
+			if pt, err := decodeTree(data); err != nil || !slices.EqualFunc(pt.Sessions, s, TreeEntry.same) {
+				t.Fatalf("tree %d: the sessions handed over with %s are not its own (%v)", i, p, err)
+			}
 			for _, e := range s {
 				handed[e.Session] = append(handed[e.Session], e)
 			}

@@ -29,11 +29,11 @@ func NewTreeWalk(g objects.Getter) *TreeWalk {
 	return &TreeWalk{g: g, pieces: map[objects.ID]pieceSpan{}}
 }
 
-// Tree checks the tree id as LoadTree does, and calls fresh with the
-// sessions of each of its pieces this walk has not read before (with all
-// of them, for a tree stored whole). It returns the tree's pieces, nil for
-// a whole tree.
-func (w *TreeWalk) Tree(id objects.ID, fresh func([]TreeEntry) error) ([]objects.ID, error) {
+// Tree checks the tree id as LoadTree does, and calls fresh with each of
+// its pieces this walk has not read before and its sessions (with id and
+// all of them, for a tree stored whole). It returns the tree's pieces, nil
+// for a whole tree.
+func (w *TreeWalk) Tree(id objects.ID, fresh func(piece objects.ID, sessions []TreeEntry) error) ([]objects.ID, error) {
 	data, err := w.g.Get(id)
 	if err != nil {
 		return nil, err
@@ -47,7 +47,7 @@ func (w *TreeWalk) Tree(id objects.ID, fresh func([]TreeEntry) error) ([]objects
 		if err != nil || t.Kind != KindTree {
 			return nil, fmt.Errorf("core: object %s is not a %s", id, KindTree)
 		}
-		return nil, fresh(t.Sessions)
+		return nil, fresh(id, t.Sessions)
 	}
 	total := 0
 	var last *SessionID
@@ -67,7 +67,7 @@ func (w *TreeWalk) Tree(id objects.ID, fresh func([]TreeEntry) error) ([]objects
 			}
 			span = pieceSpan{count: len(t.Sessions), first: t.Sessions[0].Session, last: t.Sessions[len(t.Sessions)-1].Session}
 			w.pieces[pid] = span
-			if err := fresh(t.Sessions); err != nil {
+			if err := fresh(pid, t.Sessions); err != nil {
 				return root.Pieces, err
 			}
 		}

@@ -38,18 +38,33 @@ func checkForgotten(s *objects.Store, gens []objects.ID, active objects.ID) (*Fo
 	if out.Sessions == 0 {
 		return out, nil
 	}
+	// The forgotten sessions of each tree piece (or whole tree), read once
+	// for all the generations that share it.
+	walk, held := core.NewTreeWalk(s), map[objects.ID][]core.SessionID{}
 	for _, id := range gens {
 		kg, err := refs.Load(s, id)
 		if err != nil {
 			continue // reported as damage by the walk
 		}
-		tree, err := core.LoadTree(s, kg.Tree)
+		pieces, err := walk.Tree(kg.Tree, func(piece objects.ID, sessions []core.TreeEntry) error {
+			var in []core.SessionID
+			for _, e := range sessions {
+				if set.Has(e.Session) {
+					in = append(in, e.Session)
+				}
+			}
+			held[piece] = in
+			return nil
+		})
 		if err != nil {
 			continue
 		}
-		for _, e := range tree.Sessions {
-			if set.Has(e.Session) {
-				out.Reachable[e.Session.String()]++
+		if pieces == nil {
+			pieces = []objects.ID{kg.Tree}
+		}
+		for _, p := range pieces {
+			for _, sid := range held[p] {
+				out.Reachable[sid.String()]++
 			}
 		}
 	}

@@ -122,22 +122,7 @@ func TestVerifyNamesCorruptObject(t *testing.T) {
 // verifies, searches and lists.
 func TestGCKeepsTreePieces(t *testing.T) {
 	home, store := filepath.Join(t.TempDir(), "home"), filepath.Join(t.TempDir(), "store")
-	dir := filepath.Join(home, ".claude", "projects", "-work-demo")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	write := func(i int, words string) {
-		line := fmt.Sprintf(`{"type":"user","uuid":"u%d-%d","sessionId":"s%d","timestamp":"2026-01-02T03:04:05.000Z",`+
-			`"cwd":"/work/demo","message":{"role":"user","content":"%s"}}`+"\n", i, len(words), i, words)
-		f, err := os.OpenFile(filepath.Join(dir, fmt.Sprintf("s%d.jsonl", i)), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		if _, err := f.WriteString(line); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := oneLineSessions(t, home)
 	const sessions = 700
 	for i := range sessions {
 		write(i, fmt.Sprintf("session %d asks about widget%d", i, i))
@@ -201,6 +186,76 @@ func TestGCKeepsTreePieces(t *testing.T) {
 	if l, err := r.ListSessions(query.SessionsRequest{Limit: 1000}); err != nil || l.Total != sessions {
 		t.Fatalf("list after gc: %v", err)
 	}
+}
+
+// oneLineSessions returns a function that appends a user line of words
+// to Claude Code session i under home.
+func oneLineSessions(t *testing.T, home string) func(i int, words string) {
+	dir := filepath.Join(home, ".claude", "projects", "-work-demo")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return func(i int, words string) {
+		t.Helper()
+		line := fmt.Sprintf(`{"type":"user","uuid":"u%d-%d","sessionId":"s%d","timestamp":"2026-01-02T03:04:05.000Z",`+
+			`"cwd":"/work/demo","message":{"role":"user","content":"%s"}}`+"\n", i, len(words), i, words)
+		f, err := os.OpenFile(filepath.Join(dir, fmt.Sprintf("s%d.jsonl", i)), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteString(line); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestVerifyCountsForgottenInPiecedTrees: verify counts, per forgotten
+// session, the kept generations whose tree (in pieces here, which it
+// reads once each) still holds it: the two generations before the forget,
+// not the two after it.
+func TestVerifyCountsForgottenInPiecedTrees(t *testing.T) {
+	home, store := filepath.Join(t.TempDir(), "home"), filepath.Join(t.TempDir(), "store")
+	write := oneLineSessions(t, home)
+	for i := range 600 {
+		write(i, fmt.Sprintf("session %d", i))
+	}
+	first := importAll(t, home, store)
+	write(1, "a second line")
+	importAll(t, home, store)
+	var gone []core.SessionID
+	for _, e := range mustTree(t, store, first.Generation.Tree).Sessions[:2] {
+		gone = append(gone, e.Session)
+	}
+	if _, err := ingest.Forget(context.Background(), ingest.Options{Home: store, Version: "test"},
+		ingest.ForgetRequest{Sessions: gone}); err != nil {
+		t.Fatal(err)
+	}
+	write(2, "a line after the forget")
+	importAll(t, home, store)
+	v, err := maint.Verify(store)
+	if err != nil || v.Generations != 4 || v.Forgotten.Sessions != 2 || len(v.Forgotten.Reachable) != 2 {
+		t.Fatalf("verify: %+v %+v %v", v, v.Forgotten, err)
+	}
+	for _, id := range gone {
+		if n := v.Forgotten.Reachable[id.String()]; n != 2 {
+			t.Fatalf("session %s reachable from %d kept generations, want 2", id, n)
+		}
+	}
+}
+
+// mustTree loads the tree id of store.
+func mustTree(t *testing.T, store string, id objects.ID) *core.Tree {
+	t.Helper()
+	s, err := objects.Open(ctxstore.At(store).Objects())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := core.LoadTree(s, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
 }
 
 // treePieces returns the pieces of the tree or cursor set id.

@@ -51,7 +51,7 @@ func (w *walker) reach(gen objects.ID) error {
 	if !w.first(g.Tree) {
 		return nil
 	}
-	pieces, err := w.trees.Tree(g.Tree, func(sessions []core.TreeEntry) error {
+	pieces, err := w.trees.Tree(g.Tree, func(_ objects.ID, sessions []core.TreeEntry) error {
 		for _, e := range sessions {
 			if err := w.session(e.Object); err != nil {
 				return err
