@@ -286,8 +286,9 @@ func (d *daemon) maintain(ctx context.Context) bool {
 // Collect ago or more, or never ran: each change an agent writes is a
 // generation, with index shards a merge soon replaces, and gc's retention
 // keeps of them only the last minutes' and one an hour, then one a day.
-// gc takes the writer lock (and the gate) twice, briefly, and walks the
-// kept generations without it, so passes go on meanwhile.
+// gc takes the writer lock (and the gate) briefly, to expire the reflog
+// and for each round of deletes, and walks the kept generations without
+// it, so passes go on meanwhile.
 func (d *daemon) collect(ctx context.Context) {
 	if d.opts.Collect < 0 || !d.collected.IsZero() && time.Since(d.collected) < d.opts.Collect {
 		return
