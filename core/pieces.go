@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"maps"
-	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"ctx/objects"
 )
@@ -279,29 +277,20 @@ func loadPieces[T any](g objects.Getter, id objects.ID, root piecesRoot, whole b
 		ok    bool
 	}
 	reads := make([]read, len(root.Pieces))
-	get := func(i int) {
-		data, err := g.Get(root.Pieces[i])
+	got := func(i int, data []byte, err error) {
 		if err == nil {
 			reads[i].items, reads[i].ok = decode(data)
 		}
 		reads[i].err = err
 	}
-	// The pieces of the local store are read and decoded on every core
-	// (its Get is safe for concurrent use); another Getter's one by one.
-	if _, local := g.(*objects.Store); local && len(root.Pieces) > 1 {
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for range min(len(root.Pieces), runtime.GOMAXPROCS(0)) {
-			wg.Go(func() {
-				for i := int(next.Add(1) - 1); i < len(root.Pieces); i = int(next.Add(1) - 1) {
-					get(i)
-				}
-			})
-		}
-		wg.Wait()
+	// The pieces of the local store are read and decoded on every core;
+	// another Getter's one by one.
+	if st, local := g.(*objects.Store); local {
+		st.GetEach(root.Pieces, got)
 	} else {
-		for i := range root.Pieces {
-			get(i)
+		for i, id := range root.Pieces {
+			data, err := g.Get(id)
+			got(i, data, err)
 		}
 	}
 	out := make([]T, 0, root.Count)

@@ -1,10 +1,6 @@
 package maint
 
 import (
-	"runtime"
-	"sync"
-	"sync/atomic"
-
 	"ctx/core"
 	"ctx/objects"
 	"ctx/refs"
@@ -146,16 +142,7 @@ func (w *walker) leaf(id objects.ID) error {
 // reached.
 func (w *walker) checkLeaves() error {
 	errs := make([]error, len(w.leaves))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(w.leaves); i = int(next.Add(1) - 1) {
-				_, errs[i] = w.s.Get(w.leaves[i])
-			}
-		})
-	}
-	wg.Wait()
+	w.s.GetEach(w.leaves, func(i int, _ []byte, err error) { errs[i] = err })
 	for i, err := range errs {
 		if err != nil {
 			if err := w.report(w.leaves[i], err); err != nil {

@@ -6,9 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/klauspost/compress/zstd"
@@ -147,6 +149,22 @@ func (s *Store) Has(id ID) bool {
 func (s *Store) Get(id ID) ([]byte, error) {
 	_, data, err := s.read(id)
 	return data, err
+}
+
+// GetEach gets the objects ids on every core, calling fn with each one's
+// index in ids and what Get returned, from several goroutines at once.
+func (s *Store) GetEach(ids []ID, fn func(i int, data []byte, err error)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(len(ids), runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(ids); i = int(next.Add(1) - 1) {
+				data, err := s.Get(ids[i])
+				fn(i, data, err)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // read returns an object's file and its bytes, checked to hash to id.

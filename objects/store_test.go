@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 )
@@ -230,5 +231,45 @@ func TestFullDeviceIsNamedAndLosesNothing(t *testing.T) {
 	id, err := s.Put([]byte("second object does not"))
 	if err != nil || !s.Has(id) {
 		t.Fatalf("write with space again: %v", err)
+	}
+}
+
+// TestGetEach: each index gets what Get gives for its id, the missing one
+// ErrNotFound, and every index is called once.
+func TestGetEach(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []ID
+	for i := range 50 {
+		id, err := s.Put(bytes.Repeat([]byte{byte(i)}, 100+i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	ids = append(ids, Hash([]byte("not stored")))
+	got := make([][]byte, len(ids))
+	errs := make([]error, len(ids))
+	calls := make([]int, len(ids))
+	var mu sync.Mutex
+	s.GetEach(ids, func(i int, data []byte, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		got[i], errs[i], calls[i] = data, err, calls[i]+1
+	})
+	for i := range ids {
+		if calls[i] != 1 {
+			t.Fatalf("index %d called %d times", i, calls[i])
+		}
+	}
+	for i := range 50 {
+		if errs[i] != nil || !bytes.Equal(got[i], bytes.Repeat([]byte{byte(i)}, 100+i)) {
+			t.Fatalf("index %d: %d bytes, %v", i, len(got[i]), errs[i])
+		}
+	}
+	if !errors.Is(errs[50], ErrNotFound) {
+		t.Fatalf("the missing object: %v", errs[50])
 	}
 }
