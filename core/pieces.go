@@ -323,19 +323,23 @@ func ascending[T any](items []T, cmp func(a, b T) int) bool {
 	return true
 }
 
+// decodeTreePiece decodes the sessions of a tree's piece; ok is false when
+// data is not one.
+func decodeTreePiece(data []byte) (sessions []TreeEntry, ok bool) {
+	t, err := decodeTree(data)
+	if err != nil || t.Kind != KindTreePiece {
+		return nil, false
+	}
+	return t.Sessions, true
+}
+
 // compareEntries orders a tree's sessions by id.
 func compareEntries(a, b TreeEntry) int { return bytes.Compare(a.Session[:], b.Session[:]) }
 
 // loadTreePieces reads the tree in pieces of root (the object id), or
 // some of its pieces (not whole).
 func loadTreePieces(g objects.Getter, id objects.ID, root piecesRoot, whole bool) (*Tree, error) {
-	sessions, err := loadPieces(g, id, root, whole, func(data []byte) ([]TreeEntry, bool) {
-		t, err := decodeTree(data)
-		if err != nil || t.Kind != KindTreePiece {
-			return nil, false
-		}
-		return t.Sessions, true
-	}, compareEntries)
+	sessions, err := loadPieces(g, id, root, whole, decodeTreePiece, compareEntries)
 	if err != nil {
 		return nil, err
 	}

@@ -253,6 +253,11 @@ func LoadTree(g objects.Getter, id objects.ID) (*Tree, error) {
 		}
 		return loadTreePieces(g, id, root, true)
 	}
+	return decodeWholeTree(id, data)
+}
+
+// decodeWholeTree decodes the bytes of a tree stored whole.
+func decodeWholeTree(id objects.ID, data []byte) (*Tree, error) {
 	t, err := decodeTree(data)
 	if err != nil || t.Kind != KindTree {
 		return nil, fmt.Errorf("core: object %s is not a %s", id, KindTree)

@@ -43,9 +43,9 @@ func (w *TreeWalk) Tree(id objects.ID, fresh func(piece objects.ID, sessions []T
 		return nil, err
 	}
 	if !ok {
-		t, err := decodeTree(data)
-		if err != nil || t.Kind != KindTree {
-			return nil, fmt.Errorf("core: object %s is not a %s", id, KindTree)
+		t, err := decodeWholeTree(id, data)
+		if err != nil {
+			return nil, err
 		}
 		return nil, fresh(id, t.Sessions)
 	}
@@ -58,16 +58,16 @@ func (w *TreeWalk) Tree(id objects.ID, fresh func(piece objects.ID, sessions []T
 			if err != nil {
 				return root.Pieces, fmt.Errorf("core: %s %s: %w", root.Kind, id, err)
 			}
-			t, err := decodeTree(data)
-			if err != nil || t.Kind != KindTreePiece || len(t.Sessions) == 0 {
+			sessions, ok := decodeTreePiece(data)
+			if !ok || len(sessions) == 0 {
 				return root.Pieces, fmt.Errorf("core: %s %s: object %s is not one of its pieces", root.Kind, id, pid)
 			}
-			if !ascending(t.Sessions, compareEntries) {
+			if !ascending(sessions, compareEntries) {
 				return root.Pieces, fmt.Errorf("core: %s %s: piece %s is out of order", root.Kind, id, pid)
 			}
-			span = pieceSpan{count: len(t.Sessions), first: t.Sessions[0].Session, last: t.Sessions[len(t.Sessions)-1].Session}
+			span = pieceSpan{count: len(sessions), first: sessions[0].Session, last: sessions[len(sessions)-1].Session}
 			w.pieces[pid] = span
-			if err := fresh(pid, t.Sessions); err != nil {
+			if err := fresh(pid, sessions); err != nil {
 				return root.Pieces, err
 			}
 		}
