@@ -30,15 +30,15 @@ type GCReport struct {
 }
 
 // What gc keeps of the generations the reflog names, besides the active
-// one: every generation of the last KeepEvery, the newest of each hour of
-// the last KeepHourly, and the newest of each day (UTC) within keep; all
+// one: every generation of the last keepEvery, the newest of each hour of
+// the last keepHourly, and the newest of each day (UTC) within keep; all
 // of it no older than keep. The daemon publishes a generation each time
 // an agent writes, thousands a day, each with index shards of its own
 // that a merge soon replaces: kept for two weeks, a busy store's shards
 // outgrew its history many times over.
 const (
-	KeepEvery  = 10 * time.Minute
-	KeepHourly = 24 * time.Hour
+	keepEvery  = 10 * time.Minute
+	keepHourly = 24 * time.Hour
 	// DefaultKeep is keep when the user gives none.
 	DefaultKeep = 14 * 24 * time.Hour
 )
@@ -57,18 +57,18 @@ func retained(log []refs.LogEntry, i int, now time.Time, keep time.Duration) boo
 	switch {
 	case age > keep:
 		return false
-	case age <= min(keep, KeepEvery):
+	case age <= min(keep, keepEvery):
 		return true
 	}
 	// The newest entry of its bucket: the one after it is in another
 	// bucket (or in a tier that keeps all).
 	bucket := func(t time.Time) int64 {
-		if now.Sub(t) <= KeepHourly {
+		if now.Sub(t) <= keepHourly {
 			return t.Unix() / 3600
 		}
 		return -1 - t.Unix()/86400 // days apart from hours
 	}
-	return i == len(log)-1 || bucket(log[i+1].Time) != bucket(log[i].Time) || now.Sub(log[i+1].Time) <= min(keep, KeepEvery)
+	return i == len(log)-1 || bucket(log[i+1].Time) != bucket(log[i].Time) || now.Sub(log[i+1].Time) <= min(keep, keepEvery)
 }
 
 // GCOptions tune GC.
@@ -107,18 +107,15 @@ func GC(ctx context.Context, home string, o GCOptions) (*GCReport, error) {
 	}
 	rep := &GCReport{}
 	var expired []objects.ID
-	none := false
-	err := locked(ctx, home, o, func(w *store.Writer) error {
-		var err error
+	err := locked(ctx, home, o, func(w *store.Writer) (err error) {
 		expired, err = expire(w, o)
-		if errors.Is(err, refs.ErrNoRef) {
-			none = true // nothing imported: nothing to collect
-			return nil
-		}
 		return err
 	})
-	if err != nil || none {
-		return rep, err
+	if errors.Is(err, refs.ErrNoRef) {
+		return rep, nil // nothing imported: nothing to collect
+	}
+	if err != nil {
+		return nil, err
 	}
 	ro, err := store.OpenReadOnly(home)
 	if err != nil {
@@ -233,7 +230,7 @@ func expire(w *store.Writer, o GCOptions) ([]objects.ID, error) {
 	s, rs := w.Objects, w.Refs
 	active, err := rs.Get(refs.Active)
 	if err != nil {
-		return nil, refs.ErrNoRef
+		return nil, err
 	}
 	since, err := forgottenSince(s, active)
 	if err != nil {

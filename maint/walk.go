@@ -19,11 +19,9 @@ func (w *walker) reach(gen objects.ID) error {
 	if err != nil {
 		return w.report(gen, err)
 	}
-	for _, sh := range g.Shards {
-		w.shards[sh.Name] = true
-	}
 	lists := map[objects.ID]bool{}
 	for _, sh := range g.Shards {
+		w.shards[sh.Name] = true
 		if sh.Chunks != nil {
 			lists[*sh.Chunks] = true
 		}
@@ -37,11 +35,10 @@ func (w *walker) reach(gen objects.ID) error {
 		}
 	}
 	for _, sh := range g.Shards {
-		if sh.Chunks == nil || !w.first(*sh.Chunks) {
-			continue
-		}
-		if err := w.indexed(*sh.Chunks); err != nil {
-			return err
+		if sh.Chunks != nil && w.first(*sh.Chunks) {
+			if err := w.indexed(*sh.Chunks); err != nil {
+				return err
+			}
 		}
 	}
 	if !w.first(g.Tree) {
@@ -104,9 +101,7 @@ func (w *walker) indexed(list objects.ID) error {
 		return w.report(list, err)
 	}
 	for _, c := range ic.Chunks {
-		if err := w.leaf(c.Chunk); err != nil {
-			return err
-		}
+		w.leaf(c.Chunk)
 	}
 	return nil
 }
@@ -120,20 +115,17 @@ func (w *walker) session(id objects.ID) error {
 		return w.report(id, err)
 	}
 	for _, c := range so.Chunks {
-		if err := w.leaf(c.ID); err != nil {
-			return err
-		}
+		w.leaf(c.ID)
 	}
 	return nil
 }
 
 // leaf keeps an object that names no other (a chunk); when the walk
 // checks, checkLeaves reads it later.
-func (w *walker) leaf(id objects.ID) error {
+func (w *walker) leaf(id objects.ID) {
 	if w.first(id) && w.check {
 		w.leaves = append(w.leaves, id)
 	}
-	return nil
 }
 
 // checkLeaves reads the leaves the walk kept, on every core (nearly all of
