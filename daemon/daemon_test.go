@@ -2,6 +2,7 @@ package daemon_test
 
 import (
 	"bytes"
+	"context"
 	"ctx/store"
 	ctxstore "ctx/store"
 	"ctx/wake"
@@ -347,11 +348,15 @@ func TestDaemonCollects(t *testing.T) {
 	opts.Collect = time.Millisecond
 	runInProcess(t, opts)
 	eventually(t, "first import", func() bool { return hits(t, s.store, "marmalade") > 0 })
-	objs, err := objects.Open(ctxstore.At(s.store).Objects())
+	// An object nothing reaches, written as every writer writes: holding
+	// the writer lock (gc cleans the temporary files of writes under it).
+	w, err := ctxstore.OpenWriter(context.Background(), s.store, func() {})
 	if err != nil {
 		t.Fatal(err)
 	}
+	objs := w.Objects
 	loose, err := objs.Put([]byte(`{"kind":"chunk","note":"reached by nothing"}`))
+	w.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
