@@ -154,6 +154,7 @@ func (r *run) storeSession(ctx context.Context, ps *core.ParsedSession, docs cha
 	indexed := 0
 	r.addIndexed(sess.ID, &w)
 	for _, nc := range w.NewChunks {
+		r.early.Add(nc.Ref.ID, nc.Chunk.Events)
 		for k := range nc.Chunk.Events {
 			select {
 			case docs <- index.Doc{Event: &nc.Chunk.Events[k], Session: sess, Chunk: nc.Ref.ID, Pos: k}:

@@ -159,6 +159,10 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 		return r.rep, nil
 	}
+	if !opts.Deferred {
+		r.early = r.earlyVectors()
+		defer r.closeEarly()
+	}
 	if err := r.importAll(ctx, rs, todo); err != nil {
 		r.batch.Abort()
 		return nil, err
@@ -421,6 +425,7 @@ type run struct {
 	troubled       map[string]bool // files whose stat or read failed (see state.troubled)
 	newShards      []index.ShardMeta
 	mergedAway     []string         // shards this run built and merged before publishing them
+	early          *semantic.Early  // the vectors of the chunks written, for buildVectors; nil: none
 	indexed        []indexedSession // the sessions whose new chunks went to newShards
 	sessions       sync.Map         // core.SessionID → *sync.Mutex (see lockSession)
 	merged         []refs.Merged    // the other machines' commits a merge generation names

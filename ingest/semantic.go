@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"os"
 
 	"ctx/config"
 	"ctx/semantic"
@@ -28,13 +29,41 @@ func (r *run) buildVectors(ctx context.Context) {
 		r.rep.VectorsErr = err
 		return
 	}
-	emb, err := semantic.NewEmbedder(cfg, r.opts.Env.Get)
-	if err != nil {
+	var emb semantic.Embedder
+	if r.early != nil {
+		emb = r.early.Embedder()
+	} else if emb, err = semantic.NewEmbedder(cfg, r.opts.Env.Get); err != nil {
 		r.rep.VectorsErr = err
 		return
 	}
 	r.rep.Vectors, r.rep.VectorsErr = semantic.Build(ctx, semantic.BuildOptions{
-		Dir: store.At(r.opts.Home).Vectors(), Objects: r.store, Generation: id, Embedder: emb})
+		Dir: store.At(r.opts.Home).Vectors(), Objects: r.store, Generation: id, Embedder: emb, Early: r.early})
+	r.closeEarly()
+}
+
+// closeEarly drops the rows embedded early.
+func (r *run) closeEarly() {
+	r.early.Close()
+	r.early = nil
+}
+
+// earlyVectors returns what embeds the chunks of this run as they are
+// written, for its vector pass (semantic.Early); nil when vectors are off
+// or their embedder is not one to run early.
+func (r *run) earlyVectors() *semantic.Early {
+	cfg, err := r.semanticConfig()
+	if err != nil || !cfg.Active() {
+		return nil
+	}
+	emb, err := semantic.NewEmbedder(cfg, r.opts.Env.Get)
+	if err != nil {
+		return nil
+	}
+	dir := store.At(r.opts.Home).Vectors()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil
+	}
+	return semantic.NewEarly(emb, dir, 0)
 }
 
 func (r *run) semanticConfig() (config.Semantic, error) {

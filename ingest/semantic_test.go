@@ -2,6 +2,9 @@ package ingest_test
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
 	"testing"
 
 	"ctx/config"
@@ -91,5 +94,47 @@ func TestSemanticPass(t *testing.T) {
 	res, err := r.Search(context.Background(), query.SearchRequest{Query: "retry the failing test", Mode: query.ModeHybrid})
 	if err != nil || res.Metadata.Mode != query.ModeHybrid || len(res.Results) == 0 {
 		t.Fatalf("hybrid after append: %+v %v", res, err)
+	}
+}
+
+// TestImportEmbedsAsItWrites: a whole import's vector pass reads no chunk
+// back, since the import embedded each as it wrote it, and the vectors
+// answer as those a later pass builds from the store.
+func TestImportEmbedsAsItWrites(t *testing.T) {
+	f := newFixture(t, 3000)
+	rep := f.importOnce(t)
+	want := projection(t, f.store)
+	if v := rep.Vectors; v == nil || v.Early == 0 || v.Chunks != 0 || v.Vectors != want {
+		t.Fatalf("import: %+v %v (projection %d)", v, rep.VectorsErr, want)
+	}
+	later := &fixture{home: f.home, store: filepath.Join(t.TempDir(), "store")}
+	opts := ingest.Options{Home: later.store, Env: later.env(), Sources: automatic(), Version: "test", Deferred: true}
+	if _, err := ingest.Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	v, err := ingest.BuildVectors(context.Background(), opts)
+	if err != nil || v.Vectors == nil || v.Vectors.Early != 0 || v.Vectors.Chunks == 0 || v.Vectors.Vectors != want {
+		t.Fatalf("the later pass: %+v %v", v, err)
+	}
+	hits := func(store, q string) []string {
+		r, err := query.Open(store)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		res, err := r.Search(context.Background(), query.SearchRequest{Query: q, Mode: query.ModeSemantic, Limit: 20})
+		if err != nil || len(res.Results) == 0 {
+			t.Fatalf("%s in %s: %+v %v", q, store, res, err)
+		}
+		var out []string
+		for _, h := range res.Results {
+			out = append(out, fmt.Sprintf("%s %.9f", h.CtxEventID, h.Score))
+		}
+		return out
+	}
+	for _, q := range []string{"retry the failing test", "parseConfig error", "database migration rollback"} {
+		if a, b := hits(f.store, q), hits(later.store, q); !slices.Equal(a, b) {
+			t.Fatalf("%q: embedded early %v\nby the later pass %v", q, a, b)
+		}
 	}
 }

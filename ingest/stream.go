@@ -130,7 +130,7 @@ func (s *sessionSink) Events(evs []core.Event) error {
 	for k := range evs {
 		s.digest.Add(&evs[k])
 	}
-	_, isNew, err := s.w.Write(evs)
+	ref, isNew, err := s.w.Write(evs)
 	if err == nil {
 		err = s.r.commitPending()
 	}
@@ -141,6 +141,7 @@ func (s *sessionSink) Events(evs []core.Event) error {
 		return nil
 	}
 	s.fresh++
+	s.r.early.Add(ref.ID, evs)
 	s.hold(evs)
 	s.last = evs
 	if s.freshIDs != nil {

@@ -34,6 +34,9 @@ type BuildOptions struct {
 	Objects    objects.Getter // the object store
 	Generation objects.ID     // the generation to cover
 	Embedder   Embedder
+	// Early holds rows of chunks embedded before the build (an import's,
+	// made with Embedder): those chunks are not read back.
+	Early      *Early
 	Workers    int // embedding goroutines; GOMAXPROCS when zero
 	MaxSetRows int // DefaultMaxSetRows when zero
 	MaxSets    int // DefaultMaxSets when zero
@@ -46,6 +49,7 @@ type BuildReport struct {
 	Dim      int
 	Reused   int // sets carried over from an earlier generation's vectors
 	Chunks   int // chunks read from the store
+	Early    int // chunks whose rows were made early (BuildOptions.Early)
 	Embedded int // events embedded
 	Vectors  int // live vectors of the generation
 	Sets     int // sets of the generation
@@ -237,6 +241,8 @@ type chunkJob struct {
 // chunkResult is a read and embedded chunk.
 type chunkResult struct {
 	job    chunkJob
+	early  *earlyChunk // the rows, made early, and their codes; events and vecs are nil
+	codes  []int8
 	events []*core.Event
 	vecs   [][]float32
 	err    error
@@ -293,6 +299,10 @@ func (b *build) embed(ctx context.Context, todo []chunkJob) error {
 
 func (b *build) embedChunk(ctx context.Context, j chunkJob) chunkResult {
 	r := chunkResult{job: j}
+	if c, codes, ok := b.o.Early.take(j.ref.ID); ok {
+		r.early, r.codes = c, codes
+		return r
+	}
 	events, err := core.LoadChunkEvents(b.o.Objects, j.ref.ID, projected)
 	if err != nil {
 		r.err = err
@@ -327,8 +337,19 @@ func (b *build) collectInto(sb **setBuilder, results <-chan chunkResult) error {
 		if r.err != nil {
 			return fmt.Errorf("semantic: embed chunk %s: %w", r.job.ref.ID.Short(), r.err)
 		}
-		b.rep.Chunks++
 		(*sb).addChunk(r.job.ref.ID)
+		if c := r.early; c != nil {
+			b.rep.Early++
+			for i, m := range c.rows {
+				m = placed(m, r.job.session, c.own[i], r.job.ref.ID)
+				if err := (*sb).addRow(r.codes[i*b.dim:(i+1)*b.dim], c.scales[i], m); err != nil {
+					return err
+				}
+				b.rep.Embedded++
+			}
+		} else {
+			b.rep.Chunks++
+		}
 		for i, e := range r.events {
 			if len(r.vecs[i]) != b.dim {
 				return fmt.Errorf("%w: a vector of %d dimensions, want %d", ErrEmbedder, len(r.vecs[i]), b.dim)

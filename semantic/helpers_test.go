@@ -153,6 +153,7 @@ type testStore struct {
 	tree    map[core.SessionID]core.TreeEntry
 	number  uint64
 	last    objects.ID
+	early   *Early // when set, publish hands it each new chunk
 }
 
 func newTestStore(t testing.TB) *testStore {
@@ -181,6 +182,9 @@ func (ts *testStore) publish(t testing.TB, sessions ...*core.ParsedSession) obje
 			t.Fatal(err)
 		}
 		ts.prev[ps.Session.ID], ts.tree[ps.Session.ID] = w.Object.Chunks, w.Entry
+		for _, nc := range w.NewChunks {
+			ts.early.Add(nc.Ref.ID, nc.Chunk.Events) // as an import hands them over
+		}
 	}
 	var entries []core.TreeEntry
 	for _, e := range ts.tree {

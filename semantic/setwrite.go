@@ -107,12 +107,24 @@ func (b *setBuilder) add(e *core.Event, s *core.Session, chunk objects.ID, v []f
 	if scale == 0 {
 		return nil
 	}
+	return b.addRow(b.scratch, scale, placed(eventRow(e), s, e.SessionID, chunk))
+}
+
+// eventRow is the row of an event, its chunk and session aside.
+func eventRow(e *core.Event) rowMeta {
+	return rowMeta{id: e.ID, time: timeCode(e.Timestamp), typ: typeCode(e.Type), role: roleCode(e.Role),
+		files: core.FileTerms(e.Files)}
+}
+
+// placed sets the chunk and the session of a row: s's, under the event's
+// own session id when it has one.
+func placed(m rowMeta, s *core.Session, own core.SessionID, chunk objects.ID) rowMeta {
 	meta := newSessionMeta(s)
-	if !e.SessionID.IsZero() {
-		meta.ID = e.SessionID
+	if !own.IsZero() {
+		meta.ID = own
 	}
-	return b.addRow(b.scratch, scale, rowMeta{id: e.ID, time: timeCode(e.Timestamp), typ: typeCode(e.Type),
-		role: roleCode(e.Role), chunk: chunk, session: &meta, files: core.FileTerms(e.Files)})
+	m.chunk, m.session = chunk, &meta
+	return m
 }
 
 // addRow appends a row of already quantized codes.
