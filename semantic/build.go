@@ -241,8 +241,7 @@ type chunkJob struct {
 // chunkResult is a read and embedded chunk.
 type chunkResult struct {
 	job    chunkJob
-	early  *earlyChunk // the rows, made early, and their codes; events and vecs are nil
-	codes  []int8
+	early  *earlyRows // the rows, made early; events and vecs are nil
 	events []*core.Event
 	vecs   [][]float32
 	err    error
@@ -299,8 +298,8 @@ func (b *build) embed(ctx context.Context, todo []chunkJob) error {
 
 func (b *build) embedChunk(ctx context.Context, j chunkJob) chunkResult {
 	r := chunkResult{job: j}
-	if c, codes, ok := b.o.Early.take(j.ref.ID); ok {
-		r.early, r.codes = c, codes
+	if rows, ok := b.o.Early.take(j.ref.ID); ok {
+		r.early = &rows
 		return r
 	}
 	events, err := core.LoadChunkEvents(b.o.Objects, j.ref.ID, projected)
@@ -342,7 +341,7 @@ func (b *build) collectInto(sb **setBuilder, results <-chan chunkResult) error {
 			b.rep.Early++
 			for i, m := range c.rows {
 				m = placed(m, r.job.session, c.own[i], r.job.ref.ID)
-				if err := (*sb).addRow(r.codes[i*b.dim:(i+1)*b.dim], c.scales[i], m); err != nil {
+				if err := (*sb).addRow(c.codes[i*b.dim:(i+1)*b.dim], c.scales[i], m); err != nil {
 					return err
 				}
 				b.rep.Embedded++

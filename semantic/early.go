@@ -1,6 +1,8 @@
 package semantic
 
 import (
+	"encoding/binary"
+	"math"
 	"os"
 	"sync"
 	"unicode/utf8"
@@ -9,14 +11,10 @@ import (
 	"ctx/objects"
 )
 
-// DefaultEarlyBytes bounds the memory an Early holds: the rows' fields
-// but their codes, about 100 bytes a row, so some 300,000 rows, the
-// transcript of an import of two million events. Chunks past it are read
-// back by the vector pass, as without an Early.
-const DefaultEarlyBytes = 32 << 20
-
-// earlyRowBytes is what a row costs an Early in memory.
-const earlyRowBytes = 100
+// DefaultEarlyBytes bounds the file of an Early: some 500,000 rows, the
+// transcript of an import of three or four million events. Chunks past it
+// are read back by the vector pass, as without an Early.
+const DefaultEarlyBytes = 256 << 20
 
 // Early embeds the chunks an import writes while their events are in
 // memory, so that the vector pass after the import publishes (Build with
@@ -28,9 +26,9 @@ const earlyRowBytes = 100
 // quantization. A chunk whose text would not come back byte for byte from
 // the store's JSON (not valid UTF-8) is left to the pass.
 //
-// The rows' codes, 384 bytes of the about 480 of a row, wait in a file
-// beside the sets, removed as soon as it is open, so that they weigh on
-// neither the heap nor a crash.
+// The rows wait in a file beside the sets, removed as soon as it is open
+// (so that a crash leaves nothing), and the Early holds only where each
+// chunk's rows are: an import's memory does not grow with its transcript.
 //
 // Only an embedder that computes locally is used early (the built-in one):
 // one that calls a server would make every import wait on the network.
@@ -38,37 +36,36 @@ const earlyRowBytes = 100
 type Early struct {
 	emb      *Hash
 	dir      string
-	maxBytes int
+	maxBytes int64
 	pool     sync.Pool // *earlyScratch
 
 	mu     sync.Mutex
-	codes  *os.File // nil until the first row, and after a failure or Close
+	file   *os.File // nil until the first row, and after Close
 	end    int64
-	bytes  int
-	full   bool
-	chunks map[objects.ID]*earlyChunk
+	full   bool // past maxBytes, or the file failed: nothing more is added
+	chunks map[objects.ID]earlySpan
 }
 
-// earlyChunk is the rows of one chunk, in the order of its events.
-type earlyChunk struct {
-	at     int64 // where its codes are: len(rows) × dim bytes
-	scales []float32
-	rows   []rowMeta // chunk and session left unset
-	own    []core.SessionID
+// earlySpan is where the rows of a chunk are in the file.
+type earlySpan struct {
+	at   int64
+	size int32
+	rows int32
 }
 
+// earlyScratch is the buffers of one Add.
 type earlyScratch struct {
-	f     *featurizer
-	v     []float32
-	row   []int8
-	codes []byte // the chunk's rows' codes, as written
+	f   *featurizer
+	v   []float32
+	row []int8
+	buf []byte // the chunk's rows, encoded
 }
 
-// NewEarly returns an Early for emb that keeps its codes in dir (the
-// vectors directory) and holds at most maxBytes of rows in memory
-// (DefaultEarlyBytes when maxBytes <= 0), or nil when emb is not one to
-// use early. A nil *Early adds and holds nothing. Close releases it.
-func NewEarly(emb Embedder, dir string, maxBytes int) *Early {
+// NewEarly returns an Early for emb that keeps its rows in dir (the
+// vectors directory), at most maxBytes of them (DefaultEarlyBytes when
+// maxBytes <= 0), or nil when emb is not one to use early. A nil *Early
+// adds and holds nothing. Close releases it.
+func NewEarly(emb Embedder, dir string, maxBytes int64) *Early {
 	h, local := emb.(*Hash)
 	if !local || h.Dim() <= 0 {
 		return nil
@@ -76,7 +73,7 @@ func NewEarly(emb Embedder, dir string, maxBytes int) *Early {
 	if maxBytes <= 0 {
 		maxBytes = DefaultEarlyBytes
 	}
-	return &Early{emb: h, dir: dir, maxBytes: maxBytes, chunks: map[objects.ID]*earlyChunk{}}
+	return &Early{emb: h, dir: dir, maxBytes: maxBytes, chunks: map[objects.ID]earlySpan{}}
 }
 
 // Embedder returns the embedder the rows are made with.
@@ -97,14 +94,11 @@ func (e *Early) Add(id objects.ID, events []core.Event) {
 	dim := e.emb.Dim()
 	sc, _ := e.pool.Get().(*earlyScratch)
 	if sc == nil {
-		sc = &earlyScratch{f: newFeaturizer(dim), v: make([]float32, dim)}
+		sc = &earlyScratch{f: newFeaturizer(dim), v: make([]float32, dim), row: make([]int8, dim)}
 	}
 	defer e.pool.Put(sc)
-	c := &earlyChunk{}
-	sc.codes = sc.codes[:0]
-	if len(sc.row) != dim {
-		sc.row = make([]int8, dim)
-	}
+	sc.buf = sc.buf[:0]
+	rows := 0
 	for i := range events {
 		ev := &events[i]
 		if !projected(ev.Type) || !InProjection(ev) {
@@ -119,77 +113,81 @@ func (e *Early) Add(id objects.ID, events []core.Event) {
 		if scale == 0 { // a zero vector has no row
 			continue
 		}
-		for _, x := range sc.row {
-			sc.codes = append(sc.codes, byte(x))
-		}
-		c.scales, c.rows, c.own = append(c.scales, scale), append(c.rows, m), append(c.own, ev.SessionID)
+		sc.buf = appendEarlyRow(sc.buf, sc.row, scale, &m, ev.SessionID)
+		rows++
 	}
-	size := len(c.rows) * earlyRowBytes
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if _, had := e.chunks[id]; had || e.full {
 		return
 	}
-	if e.bytes+size > e.maxBytes || !e.write(c, sc.codes) {
+	at, ok := e.write(sc.buf)
+	if !ok {
 		e.full = true
 		return
 	}
-	e.chunks[id] = c
-	e.bytes += size
+	e.chunks[id] = earlySpan{at: at, size: int32(len(sc.buf)), rows: int32(rows)}
 }
 
-// write appends a chunk's codes to the file; false when it cannot.
-func (e *Early) write(c *earlyChunk, codes []byte) bool {
-	if len(codes) == 0 {
-		return true
+// write appends b to the file and returns where; false when it cannot.
+func (e *Early) write(b []byte) (int64, bool) {
+	if e.end+int64(len(b)) > e.maxBytes {
+		return 0, false
 	}
-	if e.codes == nil && e.end == 0 {
+	if len(b) == 0 {
+		return e.end, true
+	}
+	if e.file == nil {
+		if e.end > 0 { // closed
+			return 0, false
+		}
 		f, err := os.CreateTemp(e.dir, ".early-*")
 		if err != nil {
-			return false
+			return 0, false
 		}
-		e.codes = f
+		e.file = f
 		_ = os.Remove(f.Name()) // open, it stays readable; closed, it is gone
 	}
-	if e.codes == nil {
-		return false
+	if _, err := e.file.WriteAt(b, e.end); err != nil {
+		return 0, false
 	}
-	if _, err := e.codes.WriteAt(codes, e.end); err != nil {
-		return false
-	}
-	c.at = e.end
-	e.end += int64(len(codes))
-	return true
+	at := e.end
+	e.end += int64(len(b))
+	return at, true
 }
 
-// take hands over the rows of a chunk, once, and their codes; ok is false
-// when the Early does not hold the chunk.
-func (e *Early) take(id objects.ID) (c *earlyChunk, codes []int8, ok bool) {
+// earlyRows is the rows of a chunk read back: codes row after row, and
+// the fields of each (chunk and session unset, the event's own session id
+// beside them).
+type earlyRows struct {
+	codes  []int8
+	scales []float32
+	rows   []rowMeta
+	own    []core.SessionID
+}
+
+// take hands over the rows of a chunk, once; ok is false when the Early
+// does not hold the chunk or cannot read it back.
+func (e *Early) take(id objects.ID) (earlyRows, bool) {
 	if e == nil {
-		return nil, nil, false
+		return earlyRows{}, false
 	}
 	e.mu.Lock()
-	defer e.mu.Unlock()
-	if c, ok = e.chunks[id]; !ok {
-		return nil, nil, false
-	}
+	sp, ok := e.chunks[id]
 	delete(e.chunks, id)
-	e.bytes -= len(c.rows) * earlyRowBytes
-	if len(c.rows) == 0 {
-		return c, nil, true
+	f := e.file
+	e.mu.Unlock()
+	if !ok || sp.rows == 0 {
+		return earlyRows{}, ok
 	}
-	if e.codes == nil {
-		return nil, nil, false
+	if f == nil {
+		return earlyRows{}, false
 	}
-	raw := make([]byte, len(c.rows)*e.emb.Dim())
-	if _, err := e.codes.ReadAt(raw, c.at); err != nil {
-		return nil, nil, false
+	b := make([]byte, sp.size)
+	if _, err := f.ReadAt(b, sp.at); err != nil {
+		return earlyRows{}, false
 	}
-	codes = make([]int8, len(raw))
-	for i, x := range raw {
-		codes[i] = int8(x)
-	}
-	return c, codes, true
+	return decodeEarlyRows(b, int(sp.rows), e.emb.Dim())
 }
 
 // Close releases the Early's file; what it held is gone.
@@ -199,12 +197,70 @@ func (e *Early) Close() {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.codes != nil {
-		_ = e.codes.Close()
-		_ = os.Remove(e.codes.Name())
-		e.codes = nil
+	if e.file != nil {
+		_ = e.file.Close()
+		_ = os.Remove(e.file.Name())
+		e.file = nil
 	}
-	e.chunks, e.full = map[objects.ID]*earlyChunk{}, true
+	e.chunks, e.full = map[objects.ID]earlySpan{}, true
+}
+
+// appendEarlyRow encodes a row: its codes, scale, time, type, role, event
+// id, the event's own session id, then its file terms, counted.
+func appendEarlyRow(b []byte, codes []int8, scale float32, m *rowMeta, own core.SessionID) []byte {
+	for _, c := range codes {
+		b = append(b, byte(c))
+	}
+	le := binary.LittleEndian
+	b = le.AppendUint32(b, math.Float32bits(scale))
+	b = le.AppendUint64(b, uint64(m.time))
+	b = append(b, m.typ, m.role)
+	b = append(b, m.id[:]...)
+	b = append(b, own[:]...)
+	b = binary.AppendUvarint(b, uint64(len(m.files)))
+	for _, f := range m.files {
+		b = appendString(b, f)
+	}
+	return b
+}
+
+// decodeEarlyRows reads n rows of dim codes written by appendEarlyRow.
+func decodeEarlyRows(b []byte, n, dim int) (earlyRows, bool) {
+	out := earlyRows{codes: make([]int8, 0, n*dim), scales: make([]float32, 0, n), rows: make([]rowMeta, 0, n),
+		own: make([]core.SessionID, 0, n)}
+	le := binary.LittleEndian
+	const fixed = 4 + 8 + 2 + 16 + 16
+	for range n {
+		if len(b) < dim+fixed {
+			return earlyRows{}, false
+		}
+		for _, c := range b[:dim] {
+			out.codes = append(out.codes, int8(c))
+		}
+		b = b[dim:]
+		var m rowMeta
+		var own core.SessionID
+		out.scales = append(out.scales, math.Float32frombits(le.Uint32(b)))
+		m.time = int64(le.Uint64(b[4:]))
+		m.typ, m.role = b[12], b[13]
+		copy(m.id[:], b[14:30])
+		copy(own[:], b[30:46])
+		b = b[fixed:]
+		k, w := binary.Uvarint(b)
+		if w <= 0 || k > uint64(len(b)) {
+			return earlyRows{}, false
+		}
+		b = b[w:]
+		for range k {
+			f, rest, ok := readString(b)
+			if !ok {
+				return earlyRows{}, false
+			}
+			m.files, b = append(m.files, f), rest
+		}
+		out.rows, out.own = append(out.rows, m), append(out.own, own)
+	}
+	return out, len(b) == 0
 }
 
 func validStrings(ss []string) bool {

@@ -57,11 +57,11 @@ func TestEarlyRowsAreTheStoredOnes(t *testing.T) {
 	h := NewHash(0)
 	for _, tc := range []struct {
 		name   string
-		budget int
+		budget int64
 		early  func(int) bool // whether the rep's Early count is right
 	}{
 		{"all", 0, func(n int) bool { return n == chunks-1 }},
-		{"budget", 64 * earlyRowBytes, func(n int) bool { return n > 0 && n < chunks-1 }},
+		{"budget", 3 * 32 * (DefaultDim + 60), func(n int) bool { return n > 0 && n < chunks-1 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			plain := newTestStore(t)
@@ -108,7 +108,7 @@ func TestEarlyOnlyForTheBuiltInEmbedder(t *testing.T) {
 	}
 	var e *Early // nil: holds nothing
 	e.Add(objects.Hash([]byte("x")), nil)
-	if _, _, ok := e.take(objects.Hash([]byte("x"))); ok {
+	if _, ok := e.take(objects.Hash([]byte("x"))); ok {
 		t.Fatal("a nil Early holds a chunk")
 	}
 	e.Close()
