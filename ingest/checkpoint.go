@@ -67,6 +67,14 @@ func (r *run) checkpointDue() bool {
 	return (events > 0 && read >= events) || timed
 }
 
+// endNear reports whether the files left to read (left bytes) are so few
+// beside those read since the last publish (done) that a checkpoint now
+// would be published moments before the run's own publish: under an
+// eighth. The files go largest first, so the last ones are small, and a
+// checkpoint among them cost a 200,000-event import 3% of its time for
+// nothing an interruption would have lost.
+func endNear(done, left int64) bool { return left < done/8 }
+
 func (r *run) startSegment() {
 	r.mu.Lock()
 	r.segStart, r.segEvents = time.Now(), r.rep.EventsRead // real time: Options.Now may be a fixed clock

@@ -77,6 +77,29 @@ func TestCheckpointsOfOneImport(t *testing.T) {
 	}
 }
 
+// TestNoCheckpointJustBeforeTheEnd: a checkpoint falls due when most of
+// an import is read, but what is left is a sliver of it: the run publishes
+// once, at its end. Due halfway, it checkpoints.
+func TestNoCheckpointJustBeforeTheEnd(t *testing.T) {
+	f := newFixture(t, 3000)
+	all := f.importOnce(t).EventsRead
+	for _, tc := range []struct {
+		every       int
+		checkpoints int
+	}{{all * 97 / 100, 0}, {all / 2, 1}} {
+		store := filepath.Join(t.TempDir(), "store")
+		rep, err := ingest.Run(context.Background(), ingest.Options{Home: store, Env: f.env(), Sources: automatic(),
+			Version: "test", Workers: 1, CheckpointEvents: tc.every})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Checkpoints != tc.checkpoints || rep.EventsRead != all || rep.Generation.Events != all {
+			t.Fatalf("due at %d of %d events: %d checkpoints (want %d), read %d, generation holds %d",
+				tc.every, all, rep.Checkpoints, tc.checkpoints, rep.EventsRead, rep.Generation.Events)
+		}
+	}
+}
+
 func keptGeneration(t *testing.T, store string) *refs.Generation {
 	t.Helper()
 	objs, err := objects.Open(ctxstore.At(store).Objects())

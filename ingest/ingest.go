@@ -61,7 +61,8 @@ type Options struct {
 	// CheckpointEvents and CheckpointEvery bound the work an interrupted
 	// import loses: once this many events were read, or this much time
 	// passed, since the last publish, the files read so far are published
-	// as a generation of their own and the import goes on (see
+	// as a generation of their own and the import goes on, unless the
+	// files left are under an eighth of those read since (see
 	// checkpoint.go). Zero takes DefaultCheckpointEvents and
 	// DefaultCheckpointEvery; a negative value disables that bound.
 	CheckpointEvents int
@@ -638,13 +639,18 @@ func (r *run) importFiles(ctx context.Context, todo []job) (int, error) {
 	// Workers take the next file themselves, so that the checkpoint check
 	// runs after the file before it is counted.
 	fed := 0
+	var done, left int64 // bytes of the files handed out, and of the others
+	for _, j := range todo {
+		left += j.size
+	}
 	next := func() (job, bool) {
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		if fed == len(todo) || ctx.Err() != nil || (fed > 0 && r.checkpointDue()) {
+		if fed == len(todo) || ctx.Err() != nil || (fed > 0 && r.checkpointDue() && !endNear(done, left)) {
 			return job{}, false
 		}
 		fed++
+		done, left = done+todo[fed-1].size, left-todo[fed-1].size
 		return todo[fed-1], true
 	}
 	var wg sync.WaitGroup
