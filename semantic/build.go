@@ -222,11 +222,12 @@ func (b *build) removeNew() {
 	}
 }
 
-// removeBuilds deletes set directories left half-written by a crash.
+// removeBuilds deletes set directories left half-written by a crash, and
+// an Early's file where a system could not remove it while open.
 func removeBuilds(dir string) {
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".build-") {
+		if strings.HasPrefix(e.Name(), ".build-") || strings.HasPrefix(e.Name(), ".early-") {
 			_ = os.RemoveAll(filepath.Join(dir, e.Name()))
 		}
 	}
