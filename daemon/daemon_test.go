@@ -16,6 +16,7 @@ import (
 
 	"ctx/daemon"
 	"ctx/ingest"
+	"ctx/maint"
 	"ctx/objects"
 	"ctx/refs"
 )
@@ -383,6 +384,38 @@ func TestDaemonCollects(t *testing.T) {
 	}
 	st, err := wake.Status(s.store)
 	if err != nil || st.GC == nil || st.GC.Error != "" || st.GC.KeptGenerations == 0 || st.GC.At.IsZero() {
+		t.Fatalf("status of the daemon's last gc: %+v %v", st.GC, err)
+	}
+}
+
+// TestDaemonPurgesForgotten: a session forgotten while the daemon runs is
+// gone from the index and the objects after the daemon's next gc, as after
+// ctx gc by hand; the other session stays searchable.
+func TestDaemonPurgesForgotten(t *testing.T) {
+	s := newScratch(t)
+	s.appendRecords(t, "x", "gone", "the quokka secret", 3)
+	s.appendRecords(t, "y", "kept", "the wombat plan", 3)
+	opts := s.options()
+	opts.Collect = time.Millisecond
+	runInProcess(t, opts)
+	eventually(t, "first import", func() bool { return hits(t, s.store, "quokka") > 0 && hits(t, s.store, "wombat") > 0 })
+	if _, err := ingest.Forget(context.Background(), ingest.Options{Home: s.store, Version: "test", Busy: func() {}},
+		ingest.ForgetRequest{Workspace: "/work/x"}); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := maint.Verify(s.store); err != nil || v.Forgotten.Sessions != 1 || v.Forgotten.Clean() {
+		t.Fatalf("verify after the forget, before a gc: %+v %v", v.Forgotten, err)
+	}
+	s.appendRecords(t, "y", "kept", "the wombat plan, later", 1) // a pass, then maintenance and a gc
+	eventually(t, "the forgotten session purged", func() bool {
+		v, err := maint.Verify(s.store)
+		return err == nil && v.OK && v.Forgotten.Sessions == 1 && v.Forgotten.Clean()
+	})
+	if hits(t, s.store, "quokka") != 0 || hits(t, s.store, "wombat") == 0 {
+		t.Fatal("after the purge: the forgotten session found, or the other one lost")
+	}
+	st, err := wake.Status(s.store)
+	if err != nil || st.GC == nil || st.GC.Error != "" || st.GC.ShardsReindexed == 0 {
 		t.Fatalf("status of the daemon's last gc: %+v %v", st.GC, err)
 	}
 }

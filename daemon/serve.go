@@ -289,23 +289,41 @@ func (d *daemon) maintain(ctx context.Context) bool {
 // gc takes the writer lock (and the gate) briefly, to expire the reflog
 // and for each round of deletes, and walks the kept generations without
 // it, so passes go on meanwhile.
+//
+// Before it, the shards that still hold events of a forgotten session are
+// re-indexed without them (ingest.Purge, under the writer lock; nothing to
+// do unless a session was forgotten since), so that what ctx gc does by
+// hand the daemon does too: after its gc no byte of the session is left.
 func (d *daemon) collect(ctx context.Context) {
 	if d.opts.Collect < 0 || !d.collected.IsZero() && time.Since(d.collected) < d.opts.Collect {
 		return
+	}
+	purged, perr := ingest.Purge(ctx, ingest.Options{Home: d.opts.Home, Env: d.opts.Env, Version: d.opts.Version,
+		Busy: func() {}, Gate: &d.gate})
+	if perr != nil && ctx.Err() == nil {
+		d.log.Printf("purge of forgotten sessions: %v", perr)
 	}
 	rep, err := maint.GC(ctx, d.opts.Home, maint.GCOptions{Keep: d.opts.Keep, Busy: func() {}, Gate: &d.gate})
 	if ctx.Err() != nil {
 		return
 	}
 	d.collected = time.Now()
-	c := &wake.Collected{At: d.collected}
+	c := &wake.Collected{At: d.collected, ShardsReindexed: purged}
 	switch {
-	case err != nil:
-		c.Error = err.Error()
-		d.log.Printf("gc: %v", err)
+	case err != nil || perr != nil:
+		if perr != nil {
+			perr = fmt.Errorf("purge of forgotten sessions: %w", perr)
+		}
+		c.Error = errors.Join(perr, err).Error()
+		if err != nil {
+			d.log.Printf("gc: %v", err)
+		}
 	default:
 		c.KeptGenerations, c.ExpiredGenerations, c.ObjectsRemoved, c.BytesRemoved, c.ShardsRemoved =
 			rep.KeptGenerations, rep.ExpiredGenerations, rep.ObjectsRemoved, rep.BytesRemoved, rep.ShardsRemoved
+		if purged > 0 {
+			d.log.Printf("gc: %d shards re-indexed without forgotten sessions", purged)
+		}
 		if rep.ExpiredGenerations > 0 || rep.ObjectsRemoved > 0 || rep.ShardsRemoved > 0 {
 			d.log.Printf("gc: %d generations kept, %d expired; %d objects (%d bytes) and %d shards removed",
 				rep.KeptGenerations, rep.ExpiredGenerations, rep.ObjectsRemoved, rep.BytesRemoved, rep.ShardsRemoved)

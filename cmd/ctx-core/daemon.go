@@ -187,9 +187,13 @@ func gcLine(g *wake.Collected) string {
 	if g.Error != "" {
 		return fmt.Sprintf("GC: failed at %s: %s", at, oneLine(g.Error))
 	}
-	return fmt.Sprintf("GC: at %s kept %s, expired %d; removed %s (%s) and %s",
+	line := fmt.Sprintf("GC: at %s kept %s, expired %d; removed %s (%s) and %s",
 		at, plural(g.KeptGenerations, "generation"), g.ExpiredGenerations, plural(g.ObjectsRemoved, "object"),
 		humanBytes(g.BytesRemoved), plural(g.ShardsRemoved, "shard"))
+	if g.ShardsReindexed > 0 {
+		line += fmt.Sprintf("; %s re-indexed without forgotten sessions", plural(g.ShardsReindexed, "shard"))
+	}
+	return line
 }
 
 // repairLine says what the daemon's last repair of damaged shards did.

@@ -70,7 +70,7 @@ func printForget(env *Env, res *app.ForgetResult) {
 	case res.Undo:
 		fmt.Fprintf(w, "restored %s: the next import (ctx import, or the daemon) reads them again\n", n)
 	default:
-		fmt.Fprintf(w, "forgot %s in generation %d: gone from search and lists; ctx gc removes their bytes, ctx forget --undo restores them\n",
+		fmt.Fprintf(w, "forgot %s in generation %d: gone from search and lists; ctx gc (or the daemon's, within minutes) removes their bytes, ctx forget --undo restores them\n",
 			n, res.Generation)
 	}
 	for _, id := range res.Unreadable {

@@ -61,7 +61,10 @@ type Collected struct {
 	ObjectsRemoved     int       `json:"objects_removed"`
 	BytesRemoved       int64     `json:"bytes_removed"`
 	ShardsRemoved      int       `json:"shards_removed"`
-	Error              string    `json:"error,omitempty"`
+	// ShardsReindexed counts the shards re-indexed without the events of
+	// forgotten sessions before the gc (ingest.Purge).
+	ShardsReindexed int    `json:"shards_reindexed,omitempty"`
+	Error           string `json:"error,omitempty"`
 }
 
 // Reply is the answer to a request; fields not used by the op are empty.
