@@ -12,48 +12,83 @@ import (
 // forgotten session, without them, and publishes the generation with those
 // shards replaced: after it (and gc, which deletes the shards and objects
 // no kept generation names) no byte of a forgotten session is left in the
-// index. It holds the writer lock throughout and returns how many shards
-// it replaced (0: nothing to purge, nothing published).
+// index. It returns how many shards it replaced (0: nothing to purge,
+// nothing published).
+//
+// Like Merge, it picks the builds under the writer lock, re-indexes them
+// without holding it (a build of a hundred thousand events takes seconds,
+// which imports and the daemon's passes need not wait), and publishes over
+// whatever is active by then under the lock again. When a picked shard is
+// gone by then (a merge replaced it), it publishes nothing and the next
+// Purge starts over. Sessions forgotten meanwhile keep their tombstones
+// (their hits stay dropped) and are purged by the next Purge.
 func Purge(ctx context.Context, opts Options) (int, error) {
-	r, rs, unlock, err := begin(ctx, opts)
+	r, _, unlock, err := beginReading(ctx, opts)
 	if err != nil {
 		return 0, err
 	}
-	defer unlock()
 	cur := r.st.prev
-	if cur == nil || len(r.st.forgotten) == 0 {
-		return 0, nil
+	var pick []*build
+	if cur != nil && len(r.st.forgotten) > 0 {
+		pick, err = r.forgottenBuilds(cur)
 	}
-	pick, err := r.forgottenBuilds(cur)
+	unlock()
 	if err != nil || len(pick) == 0 {
 		return 0, err
+	}
+	planned := map[core.SessionID]bool{} // the sessions the re-index leaves out
+	for id, e := range r.st.forgotten {
+		if !e.Undone {
+			planned[id] = true
+		}
+	}
+	before := map[string]bool{}
+	for _, s := range cur.Shards {
+		before[s.Name] = true
 	}
 	m, err := r.reindex(ctx, pick)
 	if err != nil {
 		return 0, err
 	}
-	gen := *cur
-	gen.Number, gen.Parent, gen.Created, gen.Importer = cur.Number+1, &r.st.prevID, r.opts.Now(), opts.Version
-	merged, err := m.shards(r, gen.Number)
+	p, rs, unlock, err := begin(ctx, opts)
 	if err != nil {
-		r.batch.Abort()
 		m.remove(opts.Home)
 		return 0, err
 	}
-	gen.Shards = placeMerged(cur.Shards, m.picked, merged, nil)
-	if err := r.st.putTombstones(r.batch, &gen); err != nil {
-		r.batch.Abort()
-		m.remove(opts.Home)
-		return 0, err
+	defer unlock()
+	now := p.st.prev
+	have := map[string]bool{}
+	for _, s := range now.Shards {
+		have[s.Name] = true
 	}
-	for id, e := range r.st.forgotten {
-		if !e.Undone && e.Purged == 0 {
-			e.Purged = gen.Number
-			r.st.forgotten[id] = e
+	for name := range m.picked {
+		if !have[name] {
+			m.remove(opts.Home)
+			return 0, nil
 		}
 	}
-	if gen.Forgotten, err = r.st.forgotten.Put(r.batch); err != nil {
-		r.batch.Abort()
+	gen := *now
+	gen.Number, gen.Parent, gen.Created, gen.Importer = now.Number+1, &p.st.prevID, p.opts.Now(), opts.Version
+	merged, err := m.shards(p, gen.Number)
+	if err != nil {
+		p.batch.Abort()
+		m.remove(opts.Home)
+		return 0, err
+	}
+	gen.Shards = placeMerged(now.Shards, m.picked, merged, before)
+	if err := p.st.putTombstones(p.batch, &gen); err != nil {
+		p.batch.Abort()
+		m.remove(opts.Home)
+		return 0, err
+	}
+	for id, e := range p.st.forgotten {
+		if planned[id] && !e.Undone && e.Purged == 0 {
+			e.Purged = gen.Number
+			p.st.forgotten[id] = e
+		}
+	}
+	if gen.Forgotten, err = p.st.forgotten.Put(p.batch); err != nil {
+		p.batch.Abort()
 		m.remove(opts.Home)
 		return 0, err
 	}
@@ -61,19 +96,21 @@ func Purge(ctx context.Context, opts Options) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	genID, err := r.batch.Put(data)
+	genID, err := p.batch.Put(data)
 	if err == nil {
-		err = r.batch.Commit()
+		err = p.batch.Commit()
 	}
 	if err != nil {
-		r.batch.Abort()
+		p.batch.Abort()
 		m.remove(opts.Home)
 		return 0, err
 	}
 	msg := fmt.Sprintf("maintenance: %d shards re-indexed without forgotten sessions", len(m.picked))
-	if err := rs.Update(refs.Active, r.st.prevID, genID, msg); err != nil {
+	if err := rs.Update(refs.Active, p.st.prevID, genID, msg); err != nil {
 		return 0, err
 	}
+	p.rep.Published, p.rep.Generation, p.rep.GenerationID = true, &gen, genID
+	p.keepPublished(p.rep)
 	return len(m.picked), nil
 }
 
