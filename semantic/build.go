@@ -76,6 +76,9 @@ func Build(ctx context.Context, o BuildOptions) (*BuildReport, error) {
 	if o.MaxSets <= 0 {
 		o.MaxSets = DefaultMaxSets
 	}
+	if o.Early != nil && (o.Early.Embedder().ID() != o.Embedder.ID() || o.Early.Embedder().Dim() != o.Embedder.Dim()) {
+		o.Early = nil // rows of another space: every chunk is read
+	}
 	rep := &BuildReport{Embedder: o.Embedder.ID()}
 	if m, err := LoadManifest(o.Dir, o.Generation); err == nil && m.Compatible(o.Embedder) {
 		rep.Dim, rep.Vectors, rep.Sets = m.Dim, m.Vectors, len(m.Sets)

@@ -113,3 +113,19 @@ func TestEarlyOnlyForTheBuiltInEmbedder(t *testing.T) {
 	}
 	e.Close()
 }
+
+// TestEarlyOfAnotherEmbedderIsNotUsed: rows made early with another
+// embedder than the build's are left, and every chunk is read.
+func TestEarlyOfAnotherEmbedderIsNotUsed(t *testing.T) {
+	ts := newTestStore(t)
+	must(t, os.MkdirAll(ts.vectors, 0o700))
+	ts.early = NewEarly(NewHash(128), ts.vectors, 0)
+	defer ts.early.Close()
+	gen := ts.publish(t, chatSession("a", 100, topics))
+	rep, err := Build(context.Background(), BuildOptions{Dir: ts.vectors, Objects: ts.store, Generation: gen,
+		Embedder: NewHash(0), Early: ts.early})
+	must(t, err)
+	if rep.Early != 0 || rep.Chunks != 2 || rep.Dim != DefaultDim {
+		t.Fatalf("%+v", rep)
+	}
+}
