@@ -151,54 +151,82 @@ func Merge(ctx context.Context, opts Options) (*Report, error) {
 		return nil, err
 	}
 	defer unlock()
-	cur := p.st.prev
-	have := map[string]bool{}
-	for _, s := range cur.Shards {
-		have[s.Name] = true
-	}
-	for name := range m.picked {
-		if !have[name] {
-			m.remove(r.opts.Home)
-			return p.rep, nil
-		}
+	if !m.stillPicked(p.st.prev) {
+		m.remove(r.opts.Home)
+		return p.rep, nil
 	}
 	for _, s := range m.built {
 		if _, err := os.Stat(filepath.Join(store.At(opts.Home).Index(), s.Name)); err != nil {
 			return nil, fmt.Errorf("merge: the merged shard vanished before publishing: %w", err)
 		}
 	}
-	gen := *cur
-	gen.Number, gen.Parent, gen.Created, gen.Importer = cur.Number+1, &p.st.prevID, p.opts.Now(), opts.Version
-	merged, err := m.shards(p, gen.Number)
+	gen, err := p.placeOver(m, before)
 	if err != nil {
 		p.batch.Abort()
+		return nil, err
+	}
+	if err := p.publishMaintenance(rs, gen, fmt.Sprintf("maintenance: %d small shards merged", len(m.picked))); err != nil {
+		return nil, err
+	}
+	p.rep.ShardsMerged = len(m.picked)
+	return p.rep, nil
+}
+
+// stillPicked reports whether gen still holds every shard the merge
+// replaces (another merge may have replaced one since it was picked).
+func (m *merge) stillPicked(gen *refs.Generation) bool {
+	have := map[string]bool{}
+	for _, s := range gen.Shards {
+		have[s.Name] = true
+	}
+	for name := range m.picked {
+		if !have[name] {
+			return false
+		}
+	}
+	return true
+}
+
+// placeOver returns the generation after the run's active one with the
+// merge's shards in place of the picked ones (see placeMerged) and its
+// tombstones, all written into the run's batch.
+func (r *run) placeOver(m *merge, before map[string]bool) (*refs.Generation, error) {
+	cur := r.st.prev
+	gen := *cur
+	gen.Number, gen.Parent, gen.Created, gen.Importer = cur.Number+1, &r.st.prevID, r.opts.Now(), r.opts.Version
+	merged, err := m.shards(r, gen.Number)
+	if err != nil {
 		return nil, err
 	}
 	gen.Shards = placeMerged(cur.Shards, m.picked, merged, before)
-	if err := p.st.putTombstones(p.batch, &gen); err != nil {
-		p.batch.Abort()
+	if err := r.st.putTombstones(r.batch, &gen); err != nil {
 		return nil, err
 	}
+	return &gen, nil
+}
+
+// publishMaintenance stores gen, commits the run's batch and makes gen
+// active with the reflog message msg; the run's state is then gen's.
+func (r *run) publishMaintenance(rs *refs.Refs, gen *refs.Generation, msg string) error {
 	data, err := gen.Encode()
 	if err != nil {
-		return nil, err
+		r.batch.Abort()
+		return err
 	}
-	genID, err := p.batch.Put(data)
+	genID, err := r.batch.Put(data)
+	if err == nil {
+		err = r.batch.Commit()
+	}
 	if err != nil {
-		p.batch.Abort()
-		return nil, err
+		r.batch.Abort()
+		return err
 	}
-	if err := p.batch.Commit(); err != nil {
-		p.batch.Abort()
-		return nil, err
+	if err := rs.Update(refs.Active, r.st.prevID, genID, msg); err != nil {
+		return err
 	}
-	msg := fmt.Sprintf("maintenance: %d small shards merged", len(m.picked))
-	if err := rs.Update(refs.Active, p.st.prevID, genID, msg); err != nil {
-		return nil, err
-	}
-	p.rep.Published, p.rep.Generation, p.rep.GenerationID, p.rep.ShardsMerged = true, &gen, genID, len(m.picked)
-	p.keepPublished(p.rep)
-	return p.rep, nil
+	r.rep.Published, r.rep.Generation, r.rep.GenerationID = true, gen, genID
+	r.keepPublished(r.rep)
+	return nil
 }
 
 // BuildVectors builds the semantic vectors of the active generation (what

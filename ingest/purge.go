@@ -56,27 +56,12 @@ func Purge(ctx context.Context, opts Options) (int, error) {
 		return 0, err
 	}
 	defer unlock()
-	now := p.st.prev
-	have := map[string]bool{}
-	for _, s := range now.Shards {
-		have[s.Name] = true
-	}
-	for name := range m.picked {
-		if !have[name] {
-			m.remove(opts.Home)
-			return 0, nil
-		}
-	}
-	gen := *now
-	gen.Number, gen.Parent, gen.Created, gen.Importer = now.Number+1, &p.st.prevID, p.opts.Now(), opts.Version
-	merged, err := m.shards(p, gen.Number)
-	if err != nil {
-		p.batch.Abort()
+	if !m.stillPicked(p.st.prev) {
 		m.remove(opts.Home)
-		return 0, err
+		return 0, nil
 	}
-	gen.Shards = placeMerged(now.Shards, m.picked, merged, before)
-	if err := p.st.putTombstones(p.batch, &gen); err != nil {
+	gen, err := p.placeOver(m, before)
+	if err != nil {
 		p.batch.Abort()
 		m.remove(opts.Home)
 		return 0, err
@@ -92,25 +77,11 @@ func Purge(ctx context.Context, opts Options) (int, error) {
 		m.remove(opts.Home)
 		return 0, err
 	}
-	data, err := gen.Encode()
-	if err != nil {
-		return 0, err
-	}
-	genID, err := p.batch.Put(data)
-	if err == nil {
-		err = p.batch.Commit()
-	}
-	if err != nil {
-		p.batch.Abort()
+	msg := fmt.Sprintf("maintenance: %d shards re-indexed without forgotten sessions", len(m.picked))
+	if err := p.publishMaintenance(rs, gen, msg); err != nil {
 		m.remove(opts.Home)
 		return 0, err
 	}
-	msg := fmt.Sprintf("maintenance: %d shards re-indexed without forgotten sessions", len(m.picked))
-	if err := rs.Update(refs.Active, p.st.prevID, genID, msg); err != nil {
-		return 0, err
-	}
-	p.rep.Published, p.rep.Generation, p.rep.GenerationID = true, &gen, genID
-	p.keepPublished(p.rep)
 	return len(m.picked), nil
 }
 

@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"ctx/objects"
 	"ctx/refs"
 )
 
@@ -41,37 +40,18 @@ func Repair(ctx context.Context, opts Options, shards []string) (*Report, error)
 	if err != nil {
 		return nil, err
 	}
-	gen := *prev
-	gen.Number, gen.Parent, gen.Created, gen.Importer = prev.Number+1, &r.st.prevID, r.opts.Now(), opts.Version
-	rebuilt, err := m.shards(r, gen.Number)
-	if err != nil {
-		m.remove(r.opts.Home)
-		return nil, err
-	}
-	gen.Shards = placeMerged(prev.Shards, m.picked, rebuilt, nil)
-	r.merged, r.message = nil, fmt.Sprintf("repair: %d damaged shards rebuilt from the objects (%s)", len(shards), strings.Join(shards, ", "))
-	if err := r.st.putTombstones(r.batch, &gen); err != nil {
-		m.remove(r.opts.Home)
-		return nil, err
-	}
-	data, err := gen.Encode()
-	var genID objects.ID
-	if err == nil {
-		genID, err = r.batch.Put(data)
-	}
-	if err == nil {
-		err = r.batch.Commit()
-	}
+	gen, err := r.placeOver(m, nil)
 	if err != nil {
 		r.batch.Abort()
 		m.remove(r.opts.Home)
 		return nil, err
 	}
-	if err := rs.Update(refs.Active, r.st.prevID, genID, r.message); err != nil {
+	msg := fmt.Sprintf("repair: %d damaged shards rebuilt from the objects (%s)", len(shards), strings.Join(shards, ", "))
+	if err := r.publishMaintenance(rs, gen, msg); err != nil {
 		m.remove(r.opts.Home)
 		return nil, err
 	}
-	r.rep.Published, r.rep.Generation, r.rep.GenerationID, r.rep.ShardsMerged = true, &gen, genID, len(m.picked)
+	r.rep.ShardsMerged = len(m.picked)
 	return r.rep, nil
 }
 
