@@ -291,9 +291,10 @@ func (d *daemon) maintain(ctx context.Context) bool {
 // it, so passes go on meanwhile.
 //
 // Before it, the shards that still hold events of a forgotten session are
-// re-indexed without them (ingest.Purge, under the writer lock; nothing to
-// do unless a session was forgotten since), so that what ctx gc does by
-// hand the daemon does too: after its gc no byte of the session is left.
+// re-indexed without them (ingest.Purge, which holds the writer lock only
+// to pick the shards and to publish; nothing to do unless a session was
+// forgotten), so that what ctx gc does by hand the daemon does too: after
+// its gc no byte of the session is left.
 func (d *daemon) collect(ctx context.Context) {
 	if d.opts.Collect < 0 || !d.collected.IsZero() && time.Since(d.collected) < d.opts.Collect {
 		return

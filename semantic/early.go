@@ -101,7 +101,7 @@ func (e *Early) Add(id objects.ID, events []core.Event) {
 	rows := 0
 	for i := range events {
 		ev := &events[i]
-		if !projected(ev.Type) || !InProjection(ev) {
+		if !InProjection(ev) {
 			continue
 		}
 		m := eventRow(ev)
