@@ -100,7 +100,7 @@ func TestNoCheckpointJustBeforeTheEnd(t *testing.T) {
 	}
 }
 
-func keptGeneration(t *testing.T, store string) *refs.Generation {
+func keptGeneration(t testing.TB, store string) *refs.Generation {
 	t.Helper()
 	objs, err := objects.Open(ctxstore.At(store).Objects())
 	if err != nil {

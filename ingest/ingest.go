@@ -130,8 +130,10 @@ type state struct {
 	tombBase *objects.ID                // the whole set tombs was last written as
 	baseLen  int                        // its entries
 	tombNew  map[core.EventID]uint64    // entries set since
-	number   uint64
-	discover []core.Problem
+	// tombDropped says an entry was dropped since (see dropTomb).
+	tombDropped bool
+	number      uint64
+	discover    []core.Problem
 	// forgotten is the sessions the user forgot (and undid): an import
 	// skips them; every publish names the set (see forget.go).
 	forgotten core.ForgottenSet

@@ -53,7 +53,7 @@ func (r *run) mergeSmallShards(ctx context.Context, gen *refs.Generation, limit 
 	if err != nil {
 		return 0, err
 	}
-	merged, err := m.shards(r, gen.Number)
+	merged, err := m.shards(r, gen.Number, gen.Shards)
 	if err != nil {
 		return 0, err
 	}
@@ -194,7 +194,7 @@ func (r *run) placeOver(m *merge, before map[string]bool) (*refs.Generation, err
 	cur := r.st.prev
 	gen := *cur
 	gen.Number, gen.Parent, gen.Created, gen.Importer = cur.Number+1, &r.st.prevID, r.opts.Now(), r.opts.Version
-	merged, err := m.shards(r, gen.Number)
+	merged, err := m.shards(r, gen.Number, cur.Shards)
 	if err != nil {
 		return nil, err
 	}
@@ -282,17 +282,17 @@ type merge struct {
 	picked  map[string]bool // names of the shards it replaces
 	built   []index.ShardMeta
 	covered []core.IndexedChunk
-	retomb  map[core.EventID]uint64 // event → the tombstone it had, to move to the merged shard
+	touched map[core.EventID]touch // events with a tombstone that it re-indexed or dropped copies of
 }
 
-// shards moves the tombstones that have not changed since the merge read
-// them to generation number, stores the covered chunk list in r's batch
-// and returns the merged shards of that generation.
-func (m *merge) shards(r *run, number uint64) ([]refs.Shard, error) {
-	for id, old := range m.retomb {
-		if cur, ok := r.st.tombs[id]; ok && cur == old {
-			r.st.setTomb(id, number) // the merged copy is the current one
-		}
+// shards settles the tombstones of the events the merge touched that have
+// not changed since it read them (see settleTombstones; among is the
+// shards it goes into, the picked ones with them), stores the covered
+// chunk list in r's batch and returns the merged shards of generation
+// number.
+func (m *merge) shards(r *run, number uint64, among []refs.Shard) ([]refs.Shard, error) {
+	if err := r.settleTombstones(m, number, among); err != nil {
+		return nil, err
 	}
 	list, err := (&core.IndexedChunks{Chunks: m.covered}).Put(r.batch)
 	if err != nil {
@@ -319,7 +319,7 @@ func (r *run) reindex(ctx context.Context, builds []*build) (*merge, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	docs := make(chan index.Doc, 1024)
-	m := &merge{picked: map[string]bool{}, retomb: map[core.EventID]uint64{}}
+	m := &merge{picked: map[string]bool{}, touched: map[core.EventID]touch{}}
 	for _, b := range builds {
 		for _, s := range b.shards {
 			m.picked[s.Name] = true
@@ -352,9 +352,9 @@ func (r *run) reindex(ctx context.Context, builds []*build) (*merge, error) {
 
 // feedCurrent sends every event of the builds' chunks that is current in
 // its build (no tombstone, or a tombstone naming the build's generation)
-// and returns the chunks that had one. Events that have older copies
-// elsewhere are noted in m.retomb: the merged shard holds their current
-// copy.
+// and returns the chunks that had one. Events with a tombstone are noted
+// in m.touched: those the merged shard holds the current copy of, and
+// those gone from their session, whose old copies it drops.
 func (r *run) feedCurrent(ctx context.Context, builds []*build, m *merge, docs chan<- index.Doc) ([]core.IndexedChunk, error) {
 	sessions := map[core.SessionID]*core.Session{}
 	var covered []core.IndexedChunk
@@ -385,10 +385,13 @@ func (r *run) feedCurrent(ctx context.Context, builds []*build, m *merge, docs c
 				e := &c.Events[k]
 				cur, has := r.st.tombs[e.ID]
 				if has && cur != b.gen {
+					if _, seen := m.touched[e.ID]; !seen && cur == 0 {
+						m.touched[e.ID] = touch{session: ic.Session}
+					}
 					continue
 				}
 				if has {
-					m.retomb[e.ID] = cur
+					m.touched[e.ID] = touch{session: ic.Session, old: cur, ordinal: e.Ordinal, current: true}
 				}
 				select {
 				case docs <- index.Doc{Event: e, Session: sess, Chunk: ic.Chunk, Pos: k}:

@@ -21,7 +21,8 @@ import (
 // the state of the pass before kept, the watcher naming the session),
 // publishes them; the merge the daemon runs beside its passes follows,
 // untimed, and the vector build it runs when idle, timed apart
-// (vectors-p50-ms). CTX_APPEND_BENCH_HOME names a
+// (vectors-p50-ms). It reports the tombstones the active generation holds
+// at the end. CTX_APPEND_BENCH_HOME names a
 // corpus home (written by ctx-corpus) and CTX_APPEND_BENCH_STORE a store
 // imported from it; both are written to (generations are published, and
 // the session grows, cut back to its size at the end), so give it copies.
@@ -93,6 +94,7 @@ func BenchmarkAppendPass(b *testing.B) {
 	b.ReportMetric(ms(cpus, 50), "cpu-p50-ms")
 	b.ReportMetric(ms(vwalls, 50), "vectors-p50-ms")
 	b.ReportMetric(ms(vcpus, 50), "vectors-cpu-p50-ms")
+	b.ReportMetric(float64(len(activeTombstones(b, store))), "tombstones")
 }
 
 // largestClaudeSession returns the largest Claude Code session file of

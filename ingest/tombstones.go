@@ -1,7 +1,10 @@
 package ingest
 
 import (
+	"cmp"
+	"errors"
 	"maps"
+	"slices"
 	"sync"
 
 	"ctx/core"
@@ -83,8 +86,12 @@ func (st *state) setTomb(id core.EventID, gen uint64) {
 // into b and sets gen's Tombstones and TombstonesBase.
 func (st *state) putTombstones(b *objects.Batch, gen *refs.Generation) error {
 	gen.Tombstones, gen.TombstonesBase = nil, nil
+	if st.tombDropped { // no layer can say so: the whole set
+		st.tombBase, st.baseLen = nil, 0
+	}
 	switch {
 	case len(st.tombs) == 0:
+		st.tombBase, st.baseLen, st.tombNew, st.tombDropped = nil, 0, map[core.EventID]uint64{}, false
 		return nil
 	case st.tombBase != nil && len(st.tombNew) == 0:
 		gen.Tombstones = st.tombBase
@@ -101,10 +108,172 @@ func (st *state) putTombstones(b *objects.Batch, gen *refs.Generation) error {
 	if err != nil {
 		return err
 	}
-	st.tombBase, st.baseLen, st.tombNew = &id, len(st.tombs), map[core.EventID]uint64{}
+	st.tombBase, st.baseLen, st.tombNew, st.tombDropped = &id, len(st.tombs), map[core.EventID]uint64{}, false
 	lastBase.Lock()
 	lastBase.id, lastBase.tabs = id, maps.Clone(st.tombs)
 	lastBase.Unlock()
 	gen.Tombstones = &id
 	return nil
+}
+
+// dropTomb removes id's tombstone: every copy of the event left is
+// current. A layer cannot say an entry is gone, so the next publish writes
+// the whole set.
+func (st *state) dropTomb(id core.EventID) {
+	delete(st.tombs, id)
+	delete(st.tombNew, id)
+	st.tombDropped = true
+}
+
+// A tombstone is needed only while two shards hold copies of its event,
+// or while one holds a copy of an event that is gone. Every time a tail
+// chunk is rewritten its events are indexed again, so under the daemon's
+// passes nearly every event gets one; a merge that drops the old copies
+// drops the tombstones too, or they would grow with all the history the
+// daemon ever imported, and with them every reader's load.
+
+// touch is an event with a tombstone whose copies a merge re-indexed or
+// dropped.
+type touch struct {
+	session core.SessionID
+	old     uint64 // its tombstone when the merge read it
+	ordinal int    // of its current copy, when current
+	current bool   // the merged shard holds its current copy
+}
+
+// settleTombstones settles the tombstones of the events m touched that no
+// import changed since m read them: dropped when no shard but the merged
+// ones holds a copy of the event any more, else moved to generation number
+// when the merged shard holds its current copy. among is the shards the
+// merged ones go into, the picked ones with them.
+func (r *run) settleTombstones(m *merge, number uint64, among []refs.Shard) error {
+	var live map[core.EventID]touch
+	for id, t := range m.touched {
+		if cur, ok := r.st.tombs[id]; ok && cur == t.old {
+			if live == nil {
+				live = map[core.EventID]touch{}
+			}
+			live[id] = t
+		}
+	}
+	if len(live) == 0 {
+		return nil
+	}
+	held, err := r.heldElsewhere(m, live, among)
+	if err != nil {
+		return err
+	}
+	for id, t := range live {
+		switch {
+		case held == nil || held[id]:
+			if t.current {
+				r.st.setTomb(id, number) // the merged copy is the current one
+			}
+		default:
+			r.st.dropTomb(id)
+		}
+	}
+	return nil
+}
+
+// heldElsewhere returns which events of live a shard of among that the
+// merge does not replace holds a copy of, found from
+// the chunk lists of their builds: a chunk that is still its session's
+// holds the events of its ordinals, a chunk replaced since is read. It
+// returns nil (every one held) when a shard has no chunk list.
+func (r *run) heldElsewhere(m *merge, live map[core.EventID]touch, among []refs.Shard) (map[core.EventID]bool, error) {
+	type ord struct {
+		at int
+		id core.EventID
+	}
+	bySession := map[core.SessionID][]ord{} // the current ones, by ordinal
+	for id, t := range live {
+		o := bySession[t.session]
+		if t.current {
+			o = append(o, ord{t.ordinal, id})
+		}
+		bySession[t.session] = o
+	}
+	for _, o := range bySession {
+		slices.SortFunc(o, func(a, b ord) int { return cmp.Compare(a.at, b.at) })
+	}
+	lists := map[objects.ID]bool{}
+	for _, s := range among {
+		if m.picked[s.Name] {
+			continue
+		}
+		if s.Chunks == nil {
+			return nil, nil
+		}
+		lists[*s.Chunks] = true
+	}
+	held := map[core.EventID]bool{}
+	current := map[core.SessionID]map[objects.ID]core.ChunkRef{}
+	read := map[objects.ID]bool{}
+	for list := range lists {
+		l, err := core.LoadIndexedChunks(r.batch, list)
+		if err != nil {
+			return nil, err
+		}
+		for _, ic := range l.Chunks {
+			ords, ok := bySession[ic.Session]
+			if !ok {
+				continue
+			}
+			chunks, err := r.currentChunks(ic.Session, current)
+			if err != nil {
+				return nil, err
+			}
+			if chunks == nil { // forgotten since: keep its tombstones
+				return nil, nil
+			}
+			if ref, ok := chunks[ic.Chunk]; ok {
+				i, _ := slices.BinarySearchFunc(ords, ref.First, func(o ord, at int) int { return cmp.Compare(o.at, at) })
+				for ; i < len(ords) && ords[i].at < ref.First+ref.Count; i++ {
+					held[ords[i].id] = true
+				}
+				continue
+			}
+			if read[ic.Chunk] {
+				continue
+			}
+			read[ic.Chunk] = true
+			c, err := core.LoadChunk(r.batch, ic.Chunk)
+			if errors.Is(err, objects.ErrNotFound) {
+				return nil, nil // gone from the objects, still in the shard: its events are unknown
+			}
+			if err != nil {
+				return nil, err
+			}
+			for k := range c.Events {
+				if _, ok := live[c.Events[k].ID]; ok {
+					held[c.Events[k].ID] = true
+				}
+			}
+		}
+	}
+	return held, nil
+}
+
+// currentChunks returns session id's chunks by object id (nil when the
+// session is not in the tree), caching them in cache.
+func (r *run) currentChunks(id core.SessionID, cache map[core.SessionID]map[objects.ID]core.ChunkRef) (map[objects.ID]core.ChunkRef, error) {
+	if c, ok := cache[id]; ok {
+		return c, nil
+	}
+	e, ok := r.st.tree[id]
+	if !ok {
+		cache[id] = nil
+		return nil, nil
+	}
+	so, err := core.LoadSession(r.batch, e.Object)
+	if err != nil {
+		return nil, err
+	}
+	c := make(map[objects.ID]core.ChunkRef, len(so.Chunks))
+	for _, ref := range so.Chunks {
+		c[ref.ID] = ref
+	}
+	cache[id] = c
+	return c, nil
 }
