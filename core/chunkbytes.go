@@ -104,3 +104,40 @@ func LoadChunkEvents(g objects.Getter, id objects.ID, want func(EventType) bool)
 	}
 	return out, nil
 }
+
+// LoadChunkEventIDs reads the event ids of a chunk object, in order,
+// without decoding the events when the object has the shape core writes.
+func LoadChunkEventIDs(g objects.Getter, id objects.ID) ([]EventID, error) {
+	data, err := g.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	spans, ok := ChunkEvents(data)
+	out := make([]EventID, 0, len(spans))
+	for _, s := range spans {
+		v := s[len(EventHead):]
+		end := bytes.IndexByte(v[min(1, len(v)):], '"') + 1
+		if !ok || len(v) < 2 || v[0] != '"' || end < 1 {
+			ok = false
+			break
+		}
+		e, err := ParseEventID(string(v[1:end]))
+		if err != nil {
+			ok = false
+			break
+		}
+		out = append(out, e)
+	}
+	if ok {
+		return out, nil
+	}
+	var c Chunk
+	if err := json.Unmarshal(data, &c); err != nil || c.Kind != KindChunk {
+		return nil, fmt.Errorf("core: object %s is not a %s", id, KindChunk)
+	}
+	out = out[:0]
+	for k := range c.Events {
+		out = append(out, c.Events[k].ID)
+	}
+	return out, nil
+}

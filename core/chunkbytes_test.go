@@ -12,7 +12,8 @@ import (
 // TestLoadChunkEventsDecodesOnlyWanted checks, on chunks written by
 // WriteSession into a real store, that the events a filter keeps are those
 // of the whole decode, in order, that each event's type is read from its
-// bytes, and that a chunk of another shape is decoded whole and filtered.
+// bytes, and that a chunk of another shape is decoded whole and filtered;
+// and that the ids read from the bytes are the events' ids.
 func TestLoadChunkEventsDecodesOnlyWanted(t *testing.T) {
 	st, err := objects.Open(t.TempDir())
 	if err != nil {
@@ -65,6 +66,13 @@ func TestLoadChunkEventsDecodesOnlyWanted(t *testing.T) {
 			t.Fatalf("kept %d events (%v), want %d", len(got), err, len(want))
 		}
 		kept += len(got)
+		var ids []EventID
+		for _, e := range whole.Events {
+			ids = append(ids, e.ID)
+		}
+		if got, err := LoadChunkEventIDs(st, ref.ID); err != nil || !reflect.DeepEqual(got, ids) {
+			t.Fatalf("ids %v (%v), want %v", got, err, ids)
+		}
 
 		// The same chunk with its fields in another order.
 		other, _ := json.Marshal(map[string]any{"events": whole.Events, "kind": KindChunk})
@@ -77,6 +85,9 @@ func TestLoadChunkEventsDecodesOnlyWanted(t *testing.T) {
 		}
 		if got, err := LoadChunkEvents(st, id, summary); err != nil || !reflect.DeepEqual(got, want) {
 			t.Fatalf("other shape: kept %d events (%v), want %d", len(got), err, len(want))
+		}
+		if got, err := LoadChunkEventIDs(st, id); err != nil || !reflect.DeepEqual(got, ids) {
+			t.Fatalf("other shape: ids %v (%v), want %v", got, err, ids)
 		}
 	}
 	if kept < ChunkSize/2 {

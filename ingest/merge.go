@@ -283,6 +283,7 @@ type merge struct {
 	built   []index.ShardMeta
 	covered []core.IndexedChunk
 	touched map[core.EventID]touch // events with a tombstone that it re-indexed or dropped copies of
+	around  holders                // what the shards it does not replace hold of them
 }
 
 // shards settles the tombstones of the events the merge touched that have
@@ -342,6 +343,9 @@ func (r *run) reindex(ctx context.Context, builds []*build) (*merge, error) {
 	<-done
 	if err == nil {
 		err = buildErr
+	}
+	if err == nil {
+		err = r.lookAround(m)
 	}
 	if err != nil {
 		m.remove(r.opts.Home)

@@ -20,7 +20,7 @@ import (
 // then an import over every source, run as the daemon runs it (Deferred,
 // the state of the pass before kept, the watcher naming the session),
 // publishes them; the merge the daemon runs beside its passes follows,
-// untimed, and the vector build it runs when idle, timed apart
+// timed apart (merge-p50-ms), and so is the vector build it runs when idle
 // (vectors-p50-ms). It reports the tombstones the active generation holds
 // at the end. CTX_APPEND_BENCH_HOME names a
 // corpus home (written by ctx-corpus) and CTX_APPEND_BENCH_STORE a store
@@ -58,7 +58,7 @@ func BenchmarkAppendPass(b *testing.B) {
 		b.Fatal(err)
 	}
 	named = func(p string) bool { return p == path }
-	var walls, cpus, vwalls, vcpus []time.Duration
+	var walls, cpus, vwalls, vcpus, merges []time.Duration
 	for i := 0; b.Loop(); i++ {
 		b.StopTimer()
 		if _, err := corpus.Append(path, 4, int64(i)); err != nil {
@@ -75,9 +75,11 @@ func BenchmarkAppendPass(b *testing.B) {
 		if !rep.Published || rep.EventsIndexed == 0 {
 			b.Fatalf("pass %d published %v, indexed %d events", i, rep.Published, rep.EventsIndexed)
 		}
+		t2 := time.Now()
 		if _, err := ingest.Merge(ctx, opts()); err != nil {
 			b.Fatal(err)
 		}
+		merges = append(merges, time.Since(t2))
 		t1, c1 := time.Now(), cpuTime()
 		if _, err := ingest.BuildVectors(ctx, opts()); err != nil {
 			b.Fatal(err)
@@ -94,6 +96,8 @@ func BenchmarkAppendPass(b *testing.B) {
 	b.ReportMetric(ms(cpus, 50), "cpu-p50-ms")
 	b.ReportMetric(ms(vwalls, 50), "vectors-p50-ms")
 	b.ReportMetric(ms(vcpus, 50), "vectors-cpu-p50-ms")
+	b.ReportMetric(ms(merges, 50), "merge-p50-ms")
+	b.ReportMetric(ms(merges, 95), "merge-p95-ms")
 	b.ReportMetric(float64(len(activeTombstones(b, store))), "tombstones")
 }
 

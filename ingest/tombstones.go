@@ -141,6 +141,25 @@ type touch struct {
 	current bool   // the merged shard holds its current copy
 }
 
+// holders is what a merge found of the copies the shards it does not
+// replace hold of the events it touched.
+type holders struct {
+	looked map[string]bool       // the shards looked at
+	held   map[core.EventID]bool // events one of them holds a copy of
+	all    bool                  // one of them may hold any: keep every tombstone
+}
+
+// lookAround finds, without the writer lock, the copies the shards of the
+// generation the merge read hold of the events it touched; the publish
+// looks only at the shards published since.
+func (r *run) lookAround(m *merge) error {
+	m.around = holders{looked: map[string]bool{}, held: map[core.EventID]bool{}}
+	if r.st.prev == nil || len(m.touched) == 0 {
+		return nil
+	}
+	return r.heldElsewhere(m, m.touched, r.st.prev.Shards, &m.around)
+}
+
 // settleTombstones settles the tombstones of the events m touched that no
 // import changed since m read them: dropped when no shard but the merged
 // ones holds a copy of the event any more, else moved to generation number
@@ -159,13 +178,22 @@ func (r *run) settleTombstones(m *merge, number uint64, among []refs.Shard) erro
 	if len(live) == 0 {
 		return nil
 	}
-	held, err := r.heldElsewhere(m, live, among)
-	if err != nil {
+	h := m.around
+	if h.looked == nil {
+		h = holders{looked: map[string]bool{}, held: map[core.EventID]bool{}}
+	}
+	var since []refs.Shard
+	for _, s := range among {
+		if !h.looked[s.Name] {
+			since = append(since, s)
+		}
+	}
+	if err := r.heldElsewhere(m, live, since, &h); err != nil {
 		return err
 	}
 	for id, t := range live {
 		switch {
-		case held == nil || held[id]:
+		case h.all || h.held[id]:
 			if t.current {
 				r.st.setTomb(id, number) // the merged copy is the current one
 			}
@@ -176,18 +204,19 @@ func (r *run) settleTombstones(m *merge, number uint64, among []refs.Shard) erro
 	return nil
 }
 
-// heldElsewhere returns which events of live a shard of among that the
-// merge does not replace holds a copy of, found from
-// the chunk lists of their builds: a chunk that is still its session's
-// holds the events of its ordinals, a chunk replaced since is read. It
-// returns nil (every one held) when a shard has no chunk list.
-func (r *run) heldElsewhere(m *merge, live map[core.EventID]touch, among []refs.Shard) (map[core.EventID]bool, error) {
+// heldElsewhere adds to h the events of touched that a shard of shards
+// other than the merge's picked ones holds a copy of, found from the chunk
+// lists of their builds: a chunk that was its session's when read holds
+// the events of its ordinals, one replaced by then is read. A shard
+// without a chunk list, a session not in the tree or a chunk gone from the
+// objects could hold any: h.all.
+func (r *run) heldElsewhere(m *merge, touched map[core.EventID]touch, shards []refs.Shard, h *holders) error {
 	type ord struct {
 		at int
 		id core.EventID
 	}
 	bySession := map[core.SessionID][]ord{} // the current ones, by ordinal
-	for id, t := range live {
+	for id, t := range touched {
 		o := bySession[t.session]
 		if t.current {
 			o = append(o, ord{t.ordinal, id})
@@ -197,62 +226,117 @@ func (r *run) heldElsewhere(m *merge, live map[core.EventID]touch, among []refs.
 	for _, o := range bySession {
 		slices.SortFunc(o, func(a, b ord) int { return cmp.Compare(a.at, b.at) })
 	}
-	lists := map[objects.ID]bool{}
-	for _, s := range among {
-		if m.picked[s.Name] {
-			continue
+	var lists []objects.ID
+	for _, s := range shards {
+		h.looked[s.Name] = true
+		switch {
+		case m.picked[s.Name]:
+		case s.Chunks == nil:
+			h.all = true
+		case !slices.Contains(lists, *s.Chunks):
+			lists = append(lists, *s.Chunks)
 		}
-		if s.Chunks == nil {
-			return nil, nil
-		}
-		lists[*s.Chunks] = true
 	}
-	held := map[core.EventID]bool{}
+	if h.all {
+		return nil
+	}
 	current := map[core.SessionID]map[objects.ID]core.ChunkRef{}
 	read := map[objects.ID]bool{}
-	for list := range lists {
-		l, err := core.LoadIndexedChunks(r.batch, list)
+	for _, list := range lists {
+		chunks, err := indexedBySession(r.batch, list)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		for _, ic := range l.Chunks {
-			ords, ok := bySession[ic.Session]
-			if !ok {
+		for sid, ords := range bySession {
+			listed := chunks[sid]
+			if len(listed) == 0 {
 				continue
 			}
-			chunks, err := r.currentChunks(ic.Session, current)
+			cur, err := r.currentChunks(sid, current)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			if chunks == nil { // forgotten since: keep its tombstones
-				return nil, nil
+			if cur == nil { // forgotten since
+				h.all = true
+				return nil
 			}
-			if ref, ok := chunks[ic.Chunk]; ok {
-				i, _ := slices.BinarySearchFunc(ords, ref.First, func(o ord, at int) int { return cmp.Compare(o.at, at) })
-				for ; i < len(ords) && ords[i].at < ref.First+ref.Count; i++ {
-					held[ords[i].id] = true
+			for _, c := range listed {
+				if ref, ok := cur[c]; ok {
+					i, _ := slices.BinarySearchFunc(ords, ref.First, func(o ord, at int) int { return cmp.Compare(o.at, at) })
+					for ; i < len(ords) && ords[i].at < ref.First+ref.Count; i++ {
+						h.held[ords[i].id] = true
+					}
+					continue
 				}
-				continue
-			}
-			if read[ic.Chunk] {
-				continue
-			}
-			read[ic.Chunk] = true
-			c, err := core.LoadChunk(r.batch, ic.Chunk)
-			if errors.Is(err, objects.ErrNotFound) {
-				return nil, nil // gone from the objects, still in the shard: its events are unknown
-			}
-			if err != nil {
-				return nil, err
-			}
-			for k := range c.Events {
-				if _, ok := live[c.Events[k].ID]; ok {
-					held[c.Events[k].ID] = true
+				if read[c] {
+					continue
+				}
+				read[c] = true
+				ids, err := core.LoadChunkEventIDs(r.batch, c)
+				if errors.Is(err, objects.ErrNotFound) {
+					h.all = true // gone from the objects, still in the shard
+					return nil
+				}
+				if err != nil {
+					return err
+				}
+				for _, id := range ids {
+					if _, ok := touched[id]; ok {
+						h.held[id] = true
+					}
 				}
 			}
 		}
 	}
-	return held, nil
+	return nil
+}
+
+// byLists keeps the chunk lists of builds a merge last read, by session:
+// a list is immutable, and the large ones (a whole import's) are read by
+// every merge the daemon runs.
+var byLists struct {
+	sync.Mutex
+	lists map[objects.ID]map[core.SessionID][]objects.ID
+	used  map[objects.ID]uint64
+	tick  uint64
+}
+
+// maxByLists bounds the lists byLists keeps.
+const maxByLists = 64
+
+// indexedBySession returns the chunks of the indexed-chunks list id by
+// session.
+func indexedBySession(g objects.Getter, id objects.ID) (map[core.SessionID][]objects.ID, error) {
+	byLists.Lock()
+	defer byLists.Unlock()
+	byLists.tick++
+	if l, ok := byLists.lists[id]; ok {
+		byLists.used[id] = byLists.tick
+		return l, nil
+	}
+	list, err := core.LoadIndexedChunks(g, id)
+	if err != nil {
+		return nil, err
+	}
+	l := map[core.SessionID][]objects.ID{}
+	for _, ic := range list.Chunks {
+		l[ic.Session] = append(l[ic.Session], ic.Chunk)
+	}
+	if byLists.lists == nil {
+		byLists.lists, byLists.used = map[objects.ID]map[core.SessionID][]objects.ID{}, map[objects.ID]uint64{}
+	}
+	for len(byLists.lists) >= maxByLists {
+		oldest := id
+		for k, t := range byLists.used {
+			if oldest == id || t < byLists.used[oldest] {
+				oldest = k
+			}
+		}
+		delete(byLists.lists, oldest)
+		delete(byLists.used, oldest)
+	}
+	byLists.lists[id], byLists.used[id] = l, byLists.tick
+	return l, nil
 }
 
 // currentChunks returns session id's chunks by object id (nil when the
