@@ -1,6 +1,7 @@
 package core
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -245,4 +246,15 @@ func ansiState(state int, r rune) int {
 		return 3 // the final byte of a CSI sequence
 	}
 	return 0
+}
+
+// Clone returns a builder that goes on from b's count, independent of it.
+func (b *DigestBuilder) Clone() *DigestBuilder {
+	c := &DigestBuilder{d: b.d, seen: maps.Clone(b.seen), models: maps.Clone(b.models), later: b.later}
+	c.d.Files, c.d.Models = slices.Clone(b.d.Files), slices.Clone(b.d.Models)
+	if b.d.Tokens != nil {
+		t := *b.d.Tokens
+		c.d.Tokens = &t
+	}
+	return c
 }

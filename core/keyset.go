@@ -35,8 +35,14 @@ type KeySet struct {
 	noDisk bool         // a temporary file could not be made
 	page   []byte       // scratch page for lookups on disk
 	n      int
-	err    error // the first failed read of a run on disk (see Err)
+	err    error   // the first failed read of a run on disk (see Err)
+	under  *KeySet // the set this one is layered over (see Over)
 }
+
+// Over returns an empty set layered over s: it holds s's keys and those
+// added to it, which s does not see. s must not change while it is in
+// use; Close releases only the layer's own.
+func (s *KeySet) Over() KeySet { return KeySet{under: s} }
 
 // keySetRecent is how many keys wait in the map before they are sorted
 // into a run.
@@ -57,7 +63,12 @@ const diskPage = 256
 var keySetFilterBytes = 512 << 10
 
 // Len returns the number of keys.
-func (s *KeySet) Len() int { return s.n }
+func (s *KeySet) Len() int {
+	if s.under != nil {
+		return s.n + s.under.Len()
+	}
+	return s.n
+}
 
 // Has reports whether k is in the set.
 func (s *KeySet) Has(k [16]byte) bool {
@@ -78,13 +89,18 @@ func (s *KeySet) Has(k [16]byte) bool {
 			return true
 		}
 	}
-	return false
+	return s.under != nil && s.under.Has(k)
 }
 
 // Err returns the first failure to read back a run the set wrote to disk:
 // a failing disk. Has answered true for the keys it could not look up, so
 // the work that asked must not be kept: the caller fails with Err.
-func (s *KeySet) Err() error { return s.err }
+func (s *KeySet) Err() error {
+	if s.err == nil && s.under != nil {
+		return s.under.Err()
+	}
+	return s.err
+}
 
 // Add adds k and reports whether it was new.
 func (s *KeySet) Add(k [16]byte) bool {

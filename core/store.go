@@ -287,3 +287,15 @@ func LoadEvents(g objects.Getter, so *SessionObject) ([]Event, error) {
 	}
 	return out, nil
 }
+
+// Keep takes refs, the first chunks of the session as a parse held open
+// wrote them earlier, as written now and not new: a caller that goes on
+// from them writes only the chunks after. It must come before any Write.
+func (w *ChunkWriter) Keep(refs []ChunkRef) {
+	for _, ref := range refs {
+		w.chunks = append(w.chunks, ref)
+		w.fresh = append(w.fresh, false)
+		w.next += ref.Count
+		delete(w.old, ref.ID)
+	}
+}

@@ -39,3 +39,38 @@ type StreamResult struct {
 
 // ErrParseWhole says a file must be read whole, by Parse.
 var ErrParseWhole = errors.New("core: the file must be parsed whole")
+
+// LiveParser is a StreamParser that can hold a parse open once it has
+// read a file to its end, so that the next import of a growing file reads
+// only what was appended (the daemon's passes over a long transcript).
+type LiveParser interface {
+	StreamParser
+	// ParseLive is ParseStream, and returns with the result the parse
+	// held open after the file's last complete line, or nil when it
+	// cannot be held.
+	ParseLive(f SourceFile, sink LiveSink) (StreamResult, LiveParse, error)
+}
+
+// LiveSink is a SessionSink that is told when the events handed to it so
+// far are settled: a parse held open never hands them again, while it may
+// hand the ones after again, changed, when it goes on.
+type LiveSink interface {
+	SessionSink
+	// Settled is called once, after the settled events and before the
+	// others.
+	Settled()
+}
+
+// LiveParse is a parse held open after a file's last complete line.
+type LiveParse interface {
+	// Continue reads what the file holds past that line, hands sink the
+	// events after those settled the last time (Begin is not called
+	// again), and returns the result of the whole file, as ParseStream
+	// would. It fails with ErrParseWhole when it cannot go on (the file is
+	// not the one it read, or a record changes a settled event); the
+	// caller then closes it and reads the file anew. After any other
+	// error it must be closed too.
+	Continue(f SourceFile, sink LiveSink) (StreamResult, error)
+	// Close releases it.
+	Close()
+}

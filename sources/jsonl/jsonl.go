@@ -36,31 +36,79 @@ type Line struct {
 func Read(r io.Reader, fn func(Line) error) ([]core.Problem, error) {
 	var problems []core.Problem
 	err := Scan(r, MaxLine, func(l RawLine) error {
-		if l.TooLong {
-			problems = append(problems, core.Problem{Code: core.ProblemLineTooLong, Line: l.No})
-			return nil
-		}
-		line := bytes.TrimRight(l.Data, "\r\n")
-		if len(bytes.TrimSpace(line)) == 0 {
-			return nil
-		}
-		line, replaced := Clean(line)
-		if code := classify(line); code != "" {
-			if !l.Complete && code == core.ProblemInvalidJSON {
-				code = core.ProblemTornLine
-			}
-			if replaced {
-				code = core.ProblemBinaryLine
-			}
-			problems = append(problems, core.Problem{Code: code, Line: l.No})
-			return nil
-		}
-		if replaced {
-			problems = append(problems, core.Problem{Code: core.ProblemReplacedBytes, Line: l.No})
-		}
-		return fn(Line{No: l.No, Offset: l.Offset, Data: line})
+		return deliver(l, &problems, fn)
 	})
 	return problems, err
+}
+
+// Tail is a last line without its newline, which ReadFrom leaves for
+// later: its data is a copy (nil when it is too long).
+type Tail struct {
+	No      int
+	Offset  int64
+	Data    []byte
+	TooLong bool
+}
+
+// Stop is where ReadFrom stopped.
+type Stop struct {
+	End  int64 // the offset past the last complete line
+	Next int   // the number of the line after it
+	Tail *Tail // a last line without its newline, or nil
+}
+
+// ReadFrom is Read over r holding a file's bytes from offset off on,
+// whose first line is line no, for a reader that goes on from where an
+// earlier one stopped. Only complete lines are delivered: a last line
+// without its newline (a writer may be in the middle of it) is returned
+// in the Stop, for ReadTail.
+func ReadFrom(r io.Reader, no int, off int64, fn func(Line) error) ([]core.Problem, Stop, error) {
+	var problems []core.Problem
+	stop := Stop{End: off, Next: no}
+	err := scan(r, MaxLine, no, off, func(l RawLine) error {
+		if !l.Complete {
+			stop.Tail = &Tail{No: l.No, Offset: l.Offset, Data: bytes.Clone(l.Data), TooLong: l.TooLong}
+			return nil
+		}
+		stop.End, stop.Next = l.End, l.No+1
+		return deliver(l, &problems, fn)
+	})
+	return problems, stop, err
+}
+
+// ReadTail handles a tail as Read handles a file's last line without a
+// newline, and returns its problems.
+func ReadTail(t *Tail, fn func(Line) error) ([]core.Problem, error) {
+	var problems []core.Problem
+	err := deliver(RawLine{No: t.No, Offset: t.Offset, Data: t.Data, TooLong: t.TooLong}, &problems, fn)
+	return problems, err
+}
+
+// deliver handles one line as Read does.
+func deliver(l RawLine, problems *[]core.Problem, fn func(Line) error) error {
+	if l.TooLong {
+		*problems = append(*problems, core.Problem{Code: core.ProblemLineTooLong, Line: l.No})
+		return nil
+	}
+	line := bytes.TrimRight(l.Data, "\r\n")
+	if len(bytes.TrimSpace(line)) == 0 {
+		return nil
+	}
+	line, replaced := Clean(line)
+	if code := classify(line); code != "" {
+		if !l.Complete && code == core.ProblemInvalidJSON {
+			code = core.ProblemTornLine
+		}
+		if replaced {
+			code = core.ProblemBinaryLine
+		}
+		*problems = append(*problems, core.Problem{Code: code, Line: l.No})
+		return nil
+	}
+	if replaced {
+		*problems = append(*problems, core.Problem{Code: core.ProblemReplacedBytes, Line: l.No})
+	}
+	return fn(Line{No: l.No, Offset: l.Offset, Data: line})
 }
 
 // RawLine is one line as Scan reads it.
@@ -75,6 +123,8 @@ type RawLine struct {
 	// TooLong marks a line longer than the limit, skipped without
 	// buffering it.
 	TooLong bool
+	// End is the offset past the line and its line ending.
+	End int64
 }
 
 // scanner is what Scan reuses from one file to the next: an import reads
@@ -95,6 +145,11 @@ var scanners = sync.Pool{New: func() any {
 // of file delivers nothing more; fn returning an error stops the scan with
 // that error, as does a read error.
 func Scan(r io.Reader, maxLine int, fn func(RawLine) error) error {
+	return scan(r, maxLine, 1, 0, fn)
+}
+
+// scan is Scan over lines numbered from no, the first at offset off.
+func scan(r io.Reader, maxLine, no int, off int64, fn func(RawLine) error) error {
 	sc := scanners.Get().(*scanner)
 	defer func() {
 		sc.br.Reset(nil)
@@ -102,7 +157,6 @@ func Scan(r io.Reader, maxLine int, fn func(RawLine) error) error {
 	}()
 	sc.br.Reset(r)
 	br := sc.br
-	var off int64
 	buf := sc.buf[:0]
 	defer func() {
 		if cap(buf) <= keepLine {
@@ -111,7 +165,7 @@ func Scan(r io.Reader, maxLine int, fn func(RawLine) error) error {
 	}()
 	var hold core.HeapHold // the heap's bound while a huge line is read and handled
 	defer hold.Release()
-	for no := 1; ; no++ {
+	for ; ; no++ {
 		buf = buf[:0]
 		start := off
 		tooLong, complete := false, false
@@ -141,7 +195,7 @@ func Scan(r io.Reader, maxLine int, fn func(RawLine) error) error {
 		if !complete && len(buf) == 0 && !tooLong {
 			return nil // clean end of file
 		}
-		l := RawLine{No: no, Offset: start, Complete: complete, TooLong: tooLong}
+		l := RawLine{No: no, Offset: start, Complete: complete, TooLong: tooLong, End: off}
 		if !tooLong {
 			l.Data = buf
 		}
