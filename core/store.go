@@ -288,6 +288,9 @@ func LoadEvents(g objects.Getter, so *SessionObject) ([]Event, error) {
 	return out, nil
 }
 
+// Written returns the chunks written (or kept) so far.
+func (w *ChunkWriter) Written() []ChunkRef { return w.chunks }
+
 // Keep takes refs, the first chunks of the session as a parse held open
 // wrote them earlier, as written now and not new: a caller that goes on
 // from them writes only the chunks after. It must come before any Write.

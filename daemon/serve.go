@@ -366,8 +366,8 @@ func (d *daemon) pass(ctx context.Context, w *fsnotify.Watcher, rewatch bool, na
 	res := passResult{Published: rep.Published, FilesRead: rep.FilesRead, EventsIndexed: rep.EventsIndexed}
 	if rep.Published {
 		res.Generation = rep.Generation.Number
-		d.log.Printf("generation %d: %d files read, %d events indexed, %d problems", res.Generation,
-			rep.FilesRead, rep.EventsIndexed, len(rep.Problems))
+		d.log.Printf("generation %d: %d files read (%d from where the last pass stopped), %d events indexed, %d problems", res.Generation,
+			rep.FilesRead, rep.FilesContinued, rep.EventsIndexed, len(rep.Problems))
 	} else {
 		res.Generation = activeNumber(d.opts.Home)
 	}

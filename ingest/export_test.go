@@ -77,3 +77,11 @@ func ForgetKept() {
 	lastLoaded.st = nil
 	lastLoaded.Unlock()
 }
+
+// SetLiveMinBytes sets the size from which a transcript's parse is held
+// open for a test, and returns the restore.
+func SetLiveMinBytes(n int64) (restore func()) {
+	old := liveMinBytes
+	liveMinBytes = n
+	return func() { liveMinBytes = old }
+}

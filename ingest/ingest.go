@@ -96,17 +96,20 @@ type Progress struct {
 
 // Report says what an import did.
 type Report struct {
-	Published     bool
-	Generation    *refs.Generation
-	GenerationID  objects.ID
-	FilesSeen     int
-	FilesRead     int
-	SessionsWrote int
-	EventsRead    int
-	EventsIndexed int
-	Objects       int   // new objects written
-	ObjectBytes   int64 // their compressed size
-	Problems      []core.Problem
+	Published    bool
+	Generation   *refs.Generation
+	GenerationID objects.ID
+	FilesSeen    int
+	FilesRead    int
+	// FilesContinued is the files read from where the last pass stopped,
+	// by a parse held open (live.go).
+	FilesContinued int
+	SessionsWrote  int
+	EventsRead     int
+	EventsIndexed  int
+	Objects        int   // new objects written
+	ObjectBytes    int64 // their compressed size
+	Problems       []core.Problem
 	// Vectors is what the semantic pass did, VectorsErr why it failed (the
 	// import itself succeeded).
 	Vectors    *semantic.BuildReport

@@ -103,7 +103,7 @@ func BenchmarkAppendPass(b *testing.B) {
 
 // largestClaudeSession returns the largest Claude Code session file of
 // the corpus home.
-func largestClaudeSession(b *testing.B, home string) string {
+func largestClaudeSession(b testing.TB, home string) string {
 	var best string
 	var size int64
 	err := filepath.WalkDir(filepath.Join(home, ".claude", "projects"), func(p string, d fs.DirEntry, err error) error {

@@ -24,7 +24,13 @@ import (
 func (r *run) importStream(ctx context.Context, j job, sp core.StreamParser, cur *core.FileCursor, docs chan<- index.Doc) (res core.StreamResult, handled, fatal bool, err error) {
 	s := &sessionSink{r: r, ctx: ctx, path: j.file.Path}
 	defer s.release()
-	res, err = sp.ParseStream(j.file, s)
+	stored := false
+	if lp, ok := sp.(core.LiveParser); ok && r.opts.Deferred && j.size >= liveMinBytes {
+		defer func() { s.keepLive(j, stored) }()
+		res, err = r.parseLive(j, lp, s)
+	} else {
+		res, err = sp.ParseStream(j.file, s)
+	}
 	switch {
 	case errors.Is(err, core.ErrParseWhole):
 		return res, false, false, nil
@@ -44,6 +50,7 @@ func (r *run) importStream(ctx context.Context, j job, sp core.StreamParser, cur
 	if err := s.finish(ps, docs); err != nil {
 		return res, true, true, err
 	}
+	stored = true
 	cur.Sessions = append(cur.Sessions, ps.Session.ID)
 	cur.Events += ps.Session.EventCount
 	return res, true, false, nil
@@ -67,6 +74,13 @@ type sessionSink struct {
 	tombs      map[core.EventID]uint64
 	redactions int
 	sinkErr    error
+	// A parse held open (live.go): what the sink stored of the events it
+	// settled, and the session entry it stored.
+	live              *liveFile
+	settledChunks     []core.ChunkRef
+	settledDigest     *core.DigestBuilder
+	settledRedactions int
+	stored            core.TreeEntry
 }
 
 func (s *sessionSink) release() {
@@ -230,6 +244,7 @@ func (s *sessionSink) finish(ps *core.ParsedSession, docs chan<- index.Doc) erro
 			}
 		}
 	}
+	s.stored = w.Entry
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.st.tree[ps.Session.ID] = w.Entry
