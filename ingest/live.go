@@ -152,15 +152,13 @@ func (s *sessionSink) keepLive(j job, stored bool) {
 // its chunks start with those lf settled.
 func (s *sessionSink) resume(lf *liveFile) error {
 	r := s.r
-	if r.st.forgotten.Has(lf.session) {
-		return errStale
-	}
 	s.unlock = r.lockSession(lf.session)
 	r.mu.Lock()
 	entry, ok := r.st.tree[lf.session]
 	r.mu.Unlock()
-	if !ok || entry.Object != lf.object || entry.SourceKey != s.path {
-		return errStale
+	if !ok || entry.Object != lf.object || entry.SourceKey != s.path ||
+		r.skipped(&core.Session{ID: entry.Session, RootSessionID: entry.Root}) {
+		return errStale // a forgotten one is skipped by the parse anew
 	}
 	so, err := core.LoadSession(r.batch, entry.Object)
 	if err != nil || len(so.Chunks) < len(lf.settled) || !slices.Equal(so.Chunks[:len(lf.settled)], lf.settled) {

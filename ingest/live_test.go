@@ -10,8 +10,8 @@ import (
 	"ctx/core"
 	"ctx/ingest"
 	"ctx/internal/corpus"
-	"ctx/sources/redact"
 	"ctx/objects"
+	"ctx/sources/redact"
 	ctxstore "ctx/store"
 )
 
@@ -103,6 +103,41 @@ func TestLivePassesStoreWhatAnImportStores(t *testing.T) {
 		t.Fatalf("%d of 12 passes went on with the parse held open", continued)
 	}
 	assertNoDuplicateHits(t, liveStore)
+
+	// Forgotten, the session is not stored again by a pass that holds its
+	// parse open.
+	var id core.SessionID
+	g := keptGeneration(t, liveStore)
+	objs, err := objects.Open(ctxstore.At(liveStore).Objects())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := core.LoadTree(objs, g.Tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range tree.Sessions {
+		if e.SourceKey == path {
+			id = e.Session
+		}
+	}
+	opts := ingest.Options{Home: liveStore, Env: env, Sources: automatic(), Version: "test", Deferred: true}
+	if _, err := ingest.Forget(ctx, opts, ingest.ForgetRequest{Sessions: []core.SessionID{id}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := corpus.Append(path, 20, 99); err != nil {
+		t.Fatal(err)
+	}
+	if rep := run(liveStore, true); rep.FilesContinued != 0 {
+		t.Fatalf("a pass went on with a forgotten session's parse")
+	}
+	tree, err = core.LoadTree(objs, keptGeneration(t, liveStore).Tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := tree.Find(id); ok {
+		t.Fatal("a forgotten session was stored again")
+	}
 }
 
 func appendBytes(t *testing.T, path string, b []byte) {
