@@ -193,7 +193,8 @@ func (m *merge) stillPicked(gen *refs.Generation) bool {
 func (r *run) placeOver(m *merge, before map[string]bool) (*refs.Generation, error) {
 	cur := r.st.prev
 	gen := *cur
-	gen.Number, gen.Parent, gen.Created, gen.Importer = cur.Number+1, &r.st.prevID, r.opts.Now(), r.opts.Version
+	parent := r.st.prevID // a copy: a pointer into the state would keep every earlier state alive
+	gen.Number, gen.Parent, gen.Created, gen.Importer = cur.Number+1, &parent, r.opts.Now(), r.opts.Version
 	merged, err := m.shards(r, gen.Number, cur.Shards)
 	if err != nil {
 		return nil, err

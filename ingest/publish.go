@@ -61,7 +61,8 @@ func (r *run) publish(ctx context.Context, rs *refs.Refs) (_ *Report, err error)
 		Importer: r.opts.Version, Sessions: len(entries), Events: events, Sources: sources,
 		Merged: r.merged}
 	if prev != nil {
-		gen.Parent = &r.st.prevID
+		parent := r.st.prevID // a copy: a pointer into the state would keep every earlier state alive
+		gen.Parent = &parent
 		gen.Shards = append(gen.Shards, prev.Shards...)
 	}
 	if len(r.newShards) > 0 {
