@@ -13,6 +13,10 @@
 //   - Pass: one ingest.Run. Requests for a pass (a watch batch, a rescan, a
 //     sync) are numbered; a pass serves every request made before it began,
 //     so a sync never returns a generation older than its request.
+//     Passes run in this one process, so ingest keeps between them the state
+//     the last one published and, for a transcript of 4 MiB or more, its
+//     parse held open after the last complete line: the next pass reads
+//     only what was appended (see ingest's live.go).
 //   - Batch: file events are gathered for Debounce (150 ms) after the first
 //     one, then one pass runs; a steady stream of writes cannot postpone it.
 //   - Rescan: every Rescan (30 s) the daemon rediscovers the sources, adds

@@ -8,7 +8,11 @@
 # For each: CPU per event, peak RSS, store against the raw history, and two
 # answers checked: a word of one record finds that record first, and a word
 # every record holds is reported with its count (a lower bound when the
-# search did not read every group). A wrong answer exits 1.
+# search did not read every group). A wrong answer exits 1. For long, the
+# daemon then runs on the store: six records are appended one at a time,
+# and each is timed from its write until `ctx search` returns it (the first
+# pass after the daemon starts parses the session whole; the next ones go
+# on with its parse held open).
 #
 # Usage: scripts/bench-bad-input.sh [repeat|unique|long]...  (default: all)
 set -euo pipefail
@@ -39,6 +43,26 @@ history() {
 
 json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 
+# fresh HOME STORE appends records to the session under a running daemon
+# and prints, for each, the milliseconds from its write until ctx search
+# returns it.
+fresh() {
+	local d=(env -i PATH="$PATH" HOME="$1" CTX_HOME="$2" ./bin/ctx) file="$1/.claude/projects/-w/$sid.jsonl" times=""
+	"${d[@]}" daemon start >/dev/null
+	for k in 1 2 3 4 5 6; do
+		sleep 1
+		local tok="fresh${k}x$RANDOM" t0 t1
+		t0=$(date +%s%N)
+		printf '{"type":"user","uuid":"f%s","sessionId":"%s","timestamp":"2026-03-02T00:00:0%sZ","message":{"role":"user","content":"%s appended"}}\n' \
+			"$tok" "$sid" "$k" "$tok" >>"$file"
+		until "${d[@]}" search "$tok" --format json 2>/dev/null | grep -q "$tok"; do sleep 0.02; done
+		t1=$(date +%s%N)
+		times="$times $(((t1 - t0) / 1000000))"
+	done
+	"${d[@]}" daemon stop >/dev/null
+	echo "  append -> found by ctx search under the daemon (ms):$times"
+}
+
 fail=0
 for kind in ${@:-repeat unique long}; do
 	home="$work/$kind/home" store="$work/$kind/store"
@@ -66,6 +90,7 @@ for kind in ${@:-repeat unique long}; do
 	done
 	run search zebrafish --limit 10 --format json |
 		json "'  zebrafish: %d results, total_matches %d (%s)' % (len(d['results']), d['metadata']['total_matches'], d['metadata']['total_relation'])"
+	[ "$kind" = long ] && fresh "$home" "$store"
 done
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
 exit $fail
