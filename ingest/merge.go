@@ -413,19 +413,27 @@ func (r *run) feedCurrent(ctx context.Context, builds []*build, m *merge, docs c
 	return covered, nil
 }
 
+// sessionOf returns the metadata of session id as the tree holds it (nil
+// when it holds none), caching it in cache.
 func (r *run) sessionOf(id core.SessionID, cache map[core.SessionID]*core.Session) (*core.Session, error) {
 	if s, ok := cache[id]; ok {
 		return s, nil
 	}
-	e, ok := r.st.tree[id]
-	if !ok {
+	so, err := r.storedSession(id)
+	if so == nil || err != nil {
 		cache[id] = nil
-		return nil, nil
-	}
-	so, err := core.LoadSession(r.batch, e.Object)
-	if err != nil {
 		return nil, err
 	}
 	cache[id] = &so.Session
 	return &so.Session, nil
+}
+
+// storedSession returns session id's object as the tree holds it, nil when
+// it holds none.
+func (r *run) storedSession(id core.SessionID) (*core.SessionObject, error) {
+	e, ok := r.st.tree[id]
+	if !ok {
+		return nil, nil
+	}
+	return core.LoadSession(r.batch, e.Object)
 }

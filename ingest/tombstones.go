@@ -345,13 +345,9 @@ func (r *run) currentChunks(id core.SessionID, cache map[core.SessionID]map[obje
 	if c, ok := cache[id]; ok {
 		return c, nil
 	}
-	e, ok := r.st.tree[id]
-	if !ok {
+	so, err := r.storedSession(id)
+	if so == nil || err != nil {
 		cache[id] = nil
-		return nil, nil
-	}
-	so, err := core.LoadSession(r.batch, e.Object)
-	if err != nil {
 		return nil, err
 	}
 	c := make(map[objects.ID]core.ChunkRef, len(so.Chunks))
