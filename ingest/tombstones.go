@@ -272,7 +272,7 @@ func (r *run) heldElsewhere(m *merge, touched map[core.EventID]touch, shards []r
 					continue
 				}
 				read[c] = true
-				ids, err := core.LoadChunkEventIDs(r.batch, c)
+				ids, err := chunkIDs(r.batch, c)
 				if errors.Is(err, objects.ErrNotFound) {
 					h.all = true // gone from the objects, still in the shard
 					return nil
@@ -337,6 +337,40 @@ func indexedBySession(g objects.Getter, id objects.ID) (map[core.SessionID][]obj
 	}
 	byLists.lists[id], byLists.used[id] = l, byLists.tick
 	return l, nil
+}
+
+// idsOf keeps the event ids of the replaced chunks merges read: the
+// same ones are listed by the same large builds merge after merge, and a
+// chunk never changes. Bounded by maxKeptIDs ids; past it, it starts over.
+var idsOf struct {
+	sync.Mutex
+	chunks map[objects.ID][]core.EventID
+	n      int
+}
+
+// maxKeptIDs bounds idsOf: 2 MiB of ids.
+const maxKeptIDs = 1 << 17
+
+// chunkIDs returns the event ids of chunk id.
+func chunkIDs(g objects.Getter, id objects.ID) ([]core.EventID, error) {
+	idsOf.Lock()
+	ids, ok := idsOf.chunks[id]
+	idsOf.Unlock()
+	if ok {
+		return ids, nil
+	}
+	ids, err := core.LoadChunkEventIDs(g, id)
+	if err != nil {
+		return nil, err
+	}
+	idsOf.Lock()
+	defer idsOf.Unlock()
+	if idsOf.chunks == nil || idsOf.n+len(ids) > maxKeptIDs {
+		idsOf.chunks, idsOf.n = map[objects.ID][]core.EventID{}, 0
+	}
+	idsOf.chunks[id] = ids
+	idsOf.n += len(ids)
+	return ids, nil
 }
 
 // currentChunks returns session id's chunks by object id (nil when the
