@@ -13,5 +13,9 @@
 //     generation unchanged. Sessions of files that disappeared are kept.
 //   - Re-index: a changed session's chunks that are new are indexed again
 //     whole; events that existed before get a tombstone naming the new
-//     generation so older copies are ignored.
+//     generation so older copies are ignored. A merge drops the tombstones
+//     of events no other shard holds a copy of any more (tombstones.go).
+//   - Live parse: in the daemon's passes (Options.Deferred), a long
+//     transcript's parse is held open between passes, so a pass reads only
+//     what was appended to it (live.go).
 package ingest
