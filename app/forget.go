@@ -159,11 +159,15 @@ type GCResult struct {
 	// ShardsReindexed counts the shards re-indexed without the events of
 	// forgotten sessions.
 	ShardsReindexed int `json:"shards_reindexed"`
+	// TombstonesDropped counts the tombstones no copy of their event
+	// needed any more (ingest.SweepTombstones).
+	TombstonesDropped int `json:"tombstones_dropped"`
 }
 
 // GC re-indexes the shards that still hold events of forgotten sessions,
-// then removes every object and shard no kept generation reaches (the
-// generations older than a forget are not kept).
+// drops the tombstones no copy needs, then removes every object and shard
+// no kept generation reaches (the generations older than a forget are not
+// kept).
 func (a *App) GC(ctx context.Context, keep time.Duration, busy func()) (*GCResult, error) {
 	if !store.Exists(a.home) {
 		return &GCResult{}, nil
@@ -172,9 +176,13 @@ func (a *App) GC(ctx context.Context, keep time.Duration, busy func()) (*GCResul
 	if err != nil {
 		return nil, err
 	}
+	dropped, err := ingest.SweepTombstones(ctx, a.ingestOptions(busy))
+	if err != nil {
+		return nil, err
+	}
 	rep, err := maint.GC(ctx, a.home, maint.GCOptions{Keep: keep, Now: a.now(), Busy: busy})
 	if err != nil {
 		return nil, err
 	}
-	return &GCResult{GCReport: *rep, ShardsReindexed: n}, nil
+	return &GCResult{GCReport: *rep, ShardsReindexed: n, TombstonesDropped: dropped}, nil
 }

@@ -37,7 +37,8 @@
 //     one a day for two weeks): it holds the writer lock only to expire
 //     the reflog and to delete, not while it walks the kept generations.
 //     Before it, the shards that still hold a forgotten session's events
-//     are re-indexed without them (ingest.Purge), as ctx gc does.
+//     are re-indexed without them (ingest.Purge), and the tombstones no
+//     copy needs are dropped (ingest.SweepTombstones), as ctx gc does.
 //   - Wake: a content-free request on $CTX_HOME/daemon.sock, one
 //     newline-delimited JSON object per connection, at most MaxRequest
 //     bytes: {"op":"sync"}, {"op":"status"}, {"op":"repair"}, {"op":"stop"}

@@ -294,7 +294,8 @@ func (d *daemon) maintain(ctx context.Context) bool {
 // re-indexed without them (ingest.Purge, which holds the writer lock only
 // to pick the shards and to publish; nothing to do unless a session was
 // forgotten), so that what ctx gc does by hand the daemon does too: after
-// its gc no byte of the session is left.
+// its gc no byte of the session is left. Then the tombstones no copy needs
+// are dropped (ingest.SweepTombstones, which counts without the lock).
 func (d *daemon) collect(ctx context.Context) {
 	if d.opts.Collect < 0 || !d.collected.IsZero() && time.Since(d.collected) < d.opts.Collect {
 		return
@@ -303,6 +304,16 @@ func (d *daemon) collect(ctx context.Context) {
 		Busy: func() {}, Gate: &d.gate})
 	if perr != nil && ctx.Err() == nil {
 		d.log.Printf("purge of forgotten sessions: %v", perr)
+	}
+	if perr == nil {
+		n, err := ingest.SweepTombstones(ctx, ingest.Options{Home: d.opts.Home, Env: d.opts.Env, Version: d.opts.Version,
+			Busy: func() {}, Gate: &d.gate})
+		switch {
+		case err != nil && ctx.Err() == nil:
+			d.log.Printf("tombstone sweep: %v", err)
+		case n > 0:
+			d.log.Printf("gc: %d tombstones dropped that no copy needed", n)
+		}
 	}
 	rep, err := maint.GC(ctx, d.opts.Home, maint.GCOptions{Keep: d.opts.Keep, Busy: func() {}, Gate: &d.gate})
 	if ctx.Err() != nil {

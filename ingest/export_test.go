@@ -6,6 +6,7 @@ import (
 	"maps"
 	"reflect"
 
+	"ctx/core"
 	"ctx/refs"
 	"ctx/store"
 )
@@ -84,4 +85,24 @@ func SetLiveMinBytes(n int64) (restore func()) {
 	old := liveMinBytes
 	liveMinBytes = n
 	return func() { liveMinBytes = old }
+}
+
+// AddTombstones publishes a generation whose tombstones are the active
+// one's and set, as a store from before merges dropped any could hold.
+func AddTombstones(home string, set map[core.EventID]uint64) error {
+	r, rs, unlock, err := begin(context.Background(), Options{Home: home, Version: "test"})
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	for id, gen := range set {
+		r.st.setTomb(id, gen)
+	}
+	gen := *r.st.prev
+	parent := r.st.prevID
+	gen.Number, gen.Parent = gen.Number+1, &parent
+	if err := r.st.putTombstones(r.batch, &gen); err != nil {
+		return err
+	}
+	return r.publishMaintenance(rs, &gen, "test: tombstones added")
 }

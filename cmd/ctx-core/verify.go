@@ -124,6 +124,9 @@ func newGCCmd(env *Env, f *format) *cobra.Command {
 				if rep.ShardsReindexed > 0 {
 					fmt.Fprintf(env.Stdout, "re-indexed %s without forgotten sessions\n", plural(rep.ShardsReindexed, "shard"))
 				}
+				if rep.TombstonesDropped > 0 {
+					fmt.Fprintf(env.Stdout, "dropped %s no copy needed\n", plural(rep.TombstonesDropped, "tombstone"))
+				}
 				fmt.Fprintf(env.Stdout, "kept %d generations (%d objects), expired %d; removed %d objects (%s) and %d shards\n",
 					rep.KeptGenerations, rep.ObjectsKept, rep.ExpiredGenerations, rep.ObjectsRemoved, humanBytes(rep.BytesRemoved), rep.ShardsRemoved)
 			})
