@@ -29,11 +29,7 @@ func TestMergesDropTombstones(t *testing.T) {
 	h := newRewrites(t)
 	ctx := context.Background()
 	const first = 1000
-	h.add(first)
-	h.write()
-	if _, err := ingest.Run(ctx, h.opts); err != nil {
-		t.Fatal(err)
-	}
+	h.start(first)
 	reindexed := 0
 	for round := range 40 {
 		h.step(round)
@@ -105,6 +101,16 @@ func newRewrites(t *testing.T) *rewrites {
 	env := core.Env{Home: home, Getenv: func(string) string { return "" }}
 	h.opts = ingest.Options{Home: store, Env: env, Sources: automatic(), Version: "test", Deferred: true}
 	return h
+}
+
+// start writes the session's first n records and imports them.
+func (h *rewrites) start(n int) {
+	h.t.Helper()
+	h.add(n)
+	h.write()
+	if _, err := ingest.Run(context.Background(), h.opts); err != nil {
+		h.t.Fatal(err)
+	}
 }
 
 func (h *rewrites) record(i int) string {
@@ -220,11 +226,7 @@ func TestSweepDropsWhatNoCopyNeeds(t *testing.T) {
 	h := newRewrites(t)
 	ctx := context.Background()
 	const first = 1000
-	h.add(first)
-	h.write()
-	if _, err := ingest.Run(ctx, h.opts); err != nil {
-		t.Fatal(err)
-	}
+	h.start(first)
 	for round := range 12 {
 		h.step(round)
 		if _, err := ingest.Run(ctx, h.opts); err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"ctx/core"
 	"ctx/objects"
+	"ctx/refs"
 )
 
 // SweepMin is the tombstones below which SweepTombstones leaves a store
@@ -56,17 +57,23 @@ func SweepTombstones(ctx context.Context, opts Options) (int, error) {
 	if n == 0 {
 		return 0, nil
 	}
-	gen := *p.st.prev
-	parent := p.st.prevID
-	gen.Number, gen.Parent, gen.Created, gen.Importer = gen.Number+1, &parent, p.opts.Now(), p.opts.Version
-	if err := p.st.putTombstones(p.batch, &gen); err != nil {
-		p.batch.Abort()
-		return 0, err
-	}
-	if err := p.publishMaintenance(rs, &gen, fmt.Sprintf("maintenance: %d tombstones dropped", n)); err != nil {
+	if err := p.publishTombstones(rs, fmt.Sprintf("maintenance: %d tombstones dropped", n)); err != nil {
 		return 0, err
 	}
 	return n, nil
+}
+
+// publishTombstones publishes the active generation again with the run's
+// tombstones, under the reflog message msg.
+func (r *run) publishTombstones(rs *refs.Refs, msg string) error {
+	gen := *r.st.prev
+	parent := r.st.prevID
+	gen.Number, gen.Parent, gen.Created, gen.Importer = gen.Number+1, &parent, r.opts.Now(), r.opts.Version
+	if err := r.st.putTombstones(r.batch, &gen); err != nil {
+		r.batch.Abort()
+		return err
+	}
+	return r.publishMaintenance(rs, &gen, msg)
 }
 
 // unneededTombstones returns the tombstones of the run's state that no
