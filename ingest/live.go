@@ -96,10 +96,9 @@ var errStale = errors.New("ingest: the parse held open is not the stored session
 
 // parseLive parses j through lp, going on with the parse held open for it
 // when there is one that goes with the stored session; the parse is held
-// open again once the session is stored (see keep).
+// open again once the session is stored (see keepLive).
 func (r *run) parseLive(j job, lp core.LiveParser, s *sessionSink) (core.StreamResult, error) {
-	key := r.liveKey(j)
-	if lf := takeLive(key); lf != nil {
+	if lf := takeLive(r.liveKey(j)); lf != nil {
 		if lf.companions == j.companions && s.resume(lf) == nil {
 			res, err := lf.parse.Continue(j.file, s)
 			if err == nil {
@@ -109,15 +108,13 @@ func (r *run) parseLive(j job, lp core.LiveParser, s *sessionSink) (core.StreamR
 				r.mu.Unlock()
 				return res, nil
 			}
-			lf.parse.Close()
 			if !errors.Is(err, core.ErrParseWhole) || s.sinkErr != nil {
+				lf.parse.Close()
 				return res, err
 			}
-			s.reset()
-		} else {
-			lf.parse.Close()
-			s.reset()
 		}
+		lf.parse.Close() // it does not go on: the file is parsed anew
+		s.reset()
 	}
 	res, parse, err := lp.ParseLive(j.file, s)
 	if err != nil || parse == nil {
