@@ -112,32 +112,37 @@ func LoadChunkEventIDs(g objects.Getter, id objects.ID) ([]EventID, error) {
 	if err != nil {
 		return nil, err
 	}
-	spans, ok := ChunkEvents(data)
-	out := make([]EventID, 0, len(spans))
-	for _, s := range spans {
-		v := s[len(EventHead):]
-		end := bytes.IndexByte(v[min(1, len(v)):], '"') + 1
-		if !ok || len(v) < 2 || v[0] != '"' || end < 1 {
-			ok = false
-			break
+	if spans, ok := ChunkEvents(data); ok {
+		if ids, ok := spanIDs(spans); ok {
+			return ids, nil
 		}
-		e, err := ParseEventID(string(v[1:end]))
-		if err != nil {
-			ok = false
-			break
-		}
-		out = append(out, e)
-	}
-	if ok {
-		return out, nil
 	}
 	var c Chunk
 	if err := json.Unmarshal(data, &c); err != nil || c.Kind != KindChunk {
 		return nil, fmt.Errorf("core: object %s is not a %s", id, KindChunk)
 	}
-	out = out[:0]
+	ids := make([]EventID, len(c.Events))
 	for k := range c.Events {
-		out = append(out, c.Events[k].ID)
+		ids[k] = c.Events[k].ID
 	}
-	return out, nil
+	return ids, nil
+}
+
+// spanIDs reads the id each event's JSON starts with (see ChunkEvents),
+// or false when one does not start with a quoted id.
+func spanIDs(spans [][]byte) ([]EventID, bool) {
+	ids := make([]EventID, len(spans))
+	for k, s := range spans {
+		v, ok := bytes.CutPrefix(s[len(EventHead):], []byte{'"'})
+		end := bytes.IndexByte(v, '"')
+		if !ok || end < 0 {
+			return nil, false
+		}
+		id, err := ParseEventID(string(v[:end]))
+		if err != nil {
+			return nil, false
+		}
+		ids[k] = id
+	}
+	return ids, true
 }

@@ -129,13 +129,13 @@ func (r *run) parseLive(j job, lp core.LiveParser, s *sessionSink) (core.StreamR
 
 // keepLive holds the sink's parse open for the next pass, with what this
 // one stored; a parse whose session was not stored is closed.
-func (s *sessionSink) keepLive(j job, stored bool) {
+func (s *sessionSink) keepLive(j job) {
 	lf := s.live
 	if lf == nil {
 		return
 	}
 	s.live = nil
-	if !stored || s.skip || s.settledDigest == nil {
+	if s.stored.Session.IsZero() || s.skip || s.settledDigest == nil {
 		lf.parse.Close()
 		return
 	}
@@ -163,7 +163,7 @@ func (s *sessionSink) resume(lf *liveFile) error {
 	}
 	s.w = core.NewChunkWriter(r.batch, lf.session, so.Chunks)
 	s.w.Keep(lf.settled)
-	s.digest = lf.digest.Clone()
+	s.digest = lf.digest // Settled takes a copy; lf's is not used again
 	s.redactions = lf.redactions
 	s.freshIDs = &core.KeySet{}
 	s.tombs = map[core.EventID]uint64{}

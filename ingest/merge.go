@@ -192,9 +192,7 @@ func (m *merge) stillPicked(gen *refs.Generation) bool {
 // tombstones, all written into the run's batch.
 func (r *run) placeOver(m *merge, before map[string]bool) (*refs.Generation, error) {
 	cur := r.st.prev
-	gen := *cur
-	parent := r.st.prevID // a copy: a pointer into the state would keep every earlier state alive
-	gen.Number, gen.Parent, gen.Created, gen.Importer = cur.Number+1, &parent, r.opts.Now(), r.opts.Version
+	gen := r.nextMaintenance()
 	merged, err := m.shards(r, gen.Number, cur.Shards)
 	if err != nil {
 		return nil, err
@@ -204,6 +202,15 @@ func (r *run) placeOver(m *merge, before map[string]bool) (*refs.Generation, err
 		return nil, err
 	}
 	return &gen, nil
+}
+
+// nextMaintenance returns the generation after the run's active one, as a
+// maintenance step that changes its shards or tombstones starts it.
+func (r *run) nextMaintenance() refs.Generation {
+	gen := *r.st.prev
+	parent := r.st.prevID // a copy: a pointer into the state would keep every earlier state alive
+	gen.Number, gen.Parent, gen.Created, gen.Importer = gen.Number+1, &parent, r.opts.Now(), r.opts.Version
+	return gen
 }
 
 // publishMaintenance stores gen, commits the run's batch and makes gen

@@ -24,9 +24,8 @@ import (
 func (r *run) importStream(ctx context.Context, j job, sp core.StreamParser, cur *core.FileCursor, docs chan<- index.Doc) (res core.StreamResult, handled, fatal bool, err error) {
 	s := &sessionSink{r: r, ctx: ctx, path: j.file.Path}
 	defer s.release()
-	stored := false
 	if lp, ok := sp.(core.LiveParser); ok && r.opts.Deferred && j.size >= liveMinBytes {
-		defer func() { s.keepLive(j, stored) }()
+		defer s.keepLive(j)
 		res, err = r.parseLive(j, lp, s)
 	} else {
 		res, err = sp.ParseStream(j.file, s)
@@ -50,7 +49,6 @@ func (r *run) importStream(ctx context.Context, j job, sp core.StreamParser, cur
 	if err := s.finish(ps, docs); err != nil {
 		return res, true, true, err
 	}
-	stored = true
 	cur.Sessions = append(cur.Sessions, ps.Session.ID)
 	cur.Events += ps.Session.EventCount
 	return res, true, false, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"ctx/core"
 	"ctx/objects"
@@ -66,9 +67,7 @@ func SweepTombstones(ctx context.Context, opts Options) (int, error) {
 // publishTombstones publishes the active generation again with the run's
 // tombstones, under the reflog message msg.
 func (r *run) publishTombstones(rs *refs.Refs, msg string) error {
-	gen := *r.st.prev
-	parent := r.st.prevID
-	gen.Number, gen.Parent, gen.Created, gen.Importer = gen.Number+1, &parent, r.opts.Now(), r.opts.Version
+	gen := r.nextMaintenance()
 	if err := r.st.putTombstones(r.batch, &gen); err != nil {
 		r.batch.Abort()
 		return err
@@ -87,18 +86,26 @@ func (r *run) unneededTombstones(ctx context.Context) (map[core.EventID]uint64, 
 		if s.Chunks == nil {
 			return nil, nil
 		}
-		lists = appendNew(lists, *s.Chunks)
+		if !slices.Contains(lists, *s.Chunks) {
+			lists = append(lists, *s.Chunks)
+		}
 	}
 	stale := map[core.EventID]int{} // copies in chunks the tree no longer holds
 	listed := map[objects.ID]int{}  // the builds listing each chunk the tree holds
 	current := map[core.SessionID]map[objects.ID]core.ChunkRef{}
+	read := map[objects.ID][]core.EventID{} // a replaced chunk is often listed by more than one build
 	count := func(c objects.ID, n int) (bool, error) {
-		ids, err := core.LoadChunkEventIDs(r.batch, c)
-		if errors.Is(err, objects.ErrNotFound) {
-			return false, nil
-		}
-		if err != nil {
-			return false, err
+		ids, ok := read[c]
+		if !ok {
+			var err error
+			ids, err = core.LoadChunkEventIDs(r.batch, c)
+			if errors.Is(err, objects.ErrNotFound) {
+				return false, nil
+			}
+			if err != nil {
+				return false, err
+			}
+			read[c] = ids
 		}
 		for _, id := range ids {
 			if _, ok := tombs[id]; ok {
@@ -145,14 +152,4 @@ func (r *run) unneededTombstones(ctx context.Context) (map[core.EventID]uint64, 
 		}
 	}
 	return drop, nil
-}
-
-// appendNew appends id to ids unless ids holds it.
-func appendNew(ids []objects.ID, id objects.ID) []objects.ID {
-	for _, have := range ids {
-		if have == id {
-			return ids
-		}
-	}
-	return append(ids, id)
 }

@@ -178,10 +178,7 @@ func (r *run) settleTombstones(m *merge, number uint64, among []refs.Shard) erro
 	if len(live) == 0 {
 		return nil
 	}
-	h := m.around
-	if h.looked == nil {
-		h = holders{looked: map[string]bool{}, held: map[core.EventID]bool{}}
-	}
+	h := m.around // reindex looked at the shards it read
 	var since []refs.Shard
 	for _, s := range among {
 		if !h.looked[s.Name] {
