@@ -100,12 +100,19 @@ func TestNoCheckpointJustBeforeTheEnd(t *testing.T) {
 	}
 }
 
-func keptGeneration(t testing.TB, store string) *refs.Generation {
+// storeObjects opens the object store of the store in home.
+func storeObjects(t testing.TB, store string) *objects.Store {
 	t.Helper()
 	objs, err := objects.Open(ctxstore.At(store).Objects())
 	if err != nil {
 		t.Fatal(err)
 	}
+	return objs
+}
+
+func keptGeneration(t testing.TB, store string) *refs.Generation {
+	t.Helper()
+	objs := storeObjects(t, store)
 	id, err := refs.OpenExisting(store).Get(refs.Active)
 	if errors.Is(err, refs.ErrNoRef) {
 		return nil

@@ -10,9 +10,7 @@ import (
 	"ctx/core"
 	"ctx/ingest"
 	"ctx/internal/corpus"
-	"ctx/objects"
 	"ctx/sources/redact"
-	ctxstore "ctx/store"
 )
 
 // TestLivePassesStoreWhatAnImportStores grows the longest transcript of a
@@ -107,15 +105,7 @@ func TestLivePassesStoreWhatAnImportStores(t *testing.T) {
 	// Forgotten, the session is not stored again by a pass that holds its
 	// parse open.
 	var id core.SessionID
-	g := keptGeneration(t, liveStore)
-	objs, err := objects.Open(ctxstore.At(liveStore).Objects())
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree, err := core.LoadTree(objs, g.Tree)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, _, _, tree := activeTree(t, liveStore)
 	for _, e := range tree.Sessions {
 		if e.SourceKey == path {
 			id = e.Session
@@ -131,10 +121,7 @@ func TestLivePassesStoreWhatAnImportStores(t *testing.T) {
 	if rep := run(liveStore, true); rep.FilesContinued != 0 {
 		t.Fatalf("a pass went on with a forgotten session's parse")
 	}
-	tree, err = core.LoadTree(objs, keptGeneration(t, liveStore).Tree)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, _, _, tree = activeTree(t, liveStore)
 	if _, ok := tree.Find(id); ok {
 		t.Fatal("a forgotten session was stored again")
 	}
@@ -156,19 +143,8 @@ func appendBytes(t *testing.T, path string, b []byte) {
 // session objects and the same cursors.
 func sameTrees(t *testing.T, round int, a, b string) {
 	t.Helper()
-	ga, gb := keptGeneration(t, a), keptGeneration(t, b)
-	load := func(store string, id objects.ID) *core.Tree {
-		objs, err := objects.Open(ctxstore.At(store).Objects())
-		if err != nil {
-			t.Fatal(err)
-		}
-		tree, err := core.LoadTree(objs, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tree
-	}
-	ta, tb := load(a, ga.Tree), load(b, gb.Tree)
+	_, _, _, _, ta := activeTree(t, a)
+	_, _, _, _, tb := activeTree(t, b)
 	if len(ta.Sessions) != len(tb.Sessions) {
 		t.Fatalf("round %d: %d sessions against %d", round, len(ta.Sessions), len(tb.Sessions))
 	}
@@ -177,7 +153,7 @@ func sameTrees(t *testing.T, round int, a, b string) {
 			t.Fatalf("round %d: session %s:\n%+v\nagainst\n%+v", round, ea.Session, ea, eb)
 		}
 	}
-	if ga.Cursors != gb.Cursors {
+	if keptGeneration(t, a).Cursors != keptGeneration(t, b).Cursors {
 		t.Fatalf("round %d: the cursors differ", round)
 	}
 }

@@ -10,9 +10,7 @@ import (
 
 	"ctx/core"
 	"ctx/ingest"
-	"ctx/objects"
 	"ctx/query"
-	ctxstore "ctx/store"
 )
 
 // TestMergesDropTombstones runs the daemon's way over one session that an
@@ -202,11 +200,7 @@ func activeTombstones(t testing.TB, store string) map[core.EventID]uint64 {
 	if g.Tombstones == nil {
 		return nil
 	}
-	objs, err := objects.Open(ctxstore.At(store).Objects())
-	if err != nil {
-		t.Fatal(err)
-	}
-	tb, err := core.LoadLayeredTombstones(objs, g.TombstonesBase, g.Tombstones)
+	tb, err := core.LoadLayeredTombstones(storeObjects(t, store), g.TombstonesBase, g.Tombstones)
 	if err != nil {
 		t.Fatal(err)
 	}

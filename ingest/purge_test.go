@@ -11,8 +11,6 @@ import (
 	"ctx/ingest"
 	"ctx/internal/corpus"
 	"ctx/maint"
-	"ctx/objects"
-	ctxstore "ctx/store"
 )
 
 // TestPurgeBesideImports forgets sessions and purges them while imports
@@ -25,18 +23,10 @@ func TestPurgeBesideImports(t *testing.T) {
 	f := newFixture(t, 1500)
 	opts := ingest.Options{Home: f.store, Env: f.env(), Sources: automatic(), Version: "test",
 		Semantic: &config.Semantic{Enabled: false}, Deferred: true, Busy: func() {}}
-	rep, err := ingest.Run(context.Background(), opts)
-	if err != nil {
+	if _, err := ingest.Run(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
-	objs, err := objects.Open(ctxstore.At(f.store).Objects())
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree, err := core.LoadTree(objs, rep.Generation.Tree)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, _, _, tree := activeTree(t, f.store)
 	files := historyFiles(t, filepath.Join(f.home, ".claude"), ".jsonl")
 	appended := map[string]bool{}
 	for _, p := range files[:3] {
