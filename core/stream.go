@@ -1,6 +1,9 @@
 package core
 
-import "errors"
+import (
+	"errors"
+	"slices"
+)
 
 // StreamParser is implemented by providers that can hand a file's session
 // over while they read it, a chunk of events at a time, so that importing
@@ -73,4 +76,29 @@ type LiveParse interface {
 	Continue(f SourceFile, sink LiveSink) (StreamResult, error)
 	// Close releases it.
 	Close()
+}
+
+// CloneEvents copies evs so that changing a copy (its fields, its file
+// touches, or what its pointers point at, as a sink may) leaves evs as
+// they were: a parse held open forks its pending events this way before
+// handing them over.
+func CloneEvents(evs []Event) []Event {
+	out := slices.Clone(evs)
+	for i := range out {
+		e := &out[i]
+		e.Files = slices.Clone(e.Files)
+		if e.ExitCode != nil {
+			c := *e.ExitCode
+			e.ExitCode = &c
+		}
+		if e.Tokens != nil {
+			t := *e.Tokens
+			e.Tokens = &t
+		}
+		if e.Activity != nil {
+			a := *e.Activity
+			e.Activity = &a
+		}
+	}
+	return out
 }

@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"maps"
@@ -25,21 +24,13 @@ var _ core.LiveParser = (*Provider)(nil)
 // written), so that what it holds is never a final drain's. The result is
 // the same as a parse of the whole file.
 //
-// It goes on only with the same file: the same inode, at least as long,
-// and the same bytes at its start and just before where it stopped.
-
-// checkBytes is how many bytes of the file's start and of what comes just
-// before where a live parse stopped it compares.
-const checkBytes = 4096
+// It goes on only with the same file (jsonl.Mark) and the same subagent
+// meta.
 
 type live struct {
 	p        *parser
-	file     os.FileInfo    // the file read, for os.SameFile
-	end      int64          // the offset past the last complete line read
-	next     int            // the number of the line after it
+	mark     jsonl.Mark     // where it stopped, in which file
 	problems []core.Problem // the lines' problems (the records' are the parser's)
-	head     []byte         // the file's first checkBytes
-	before   []byte         // the checkBytes before end
 	meta     *SubagentMeta
 }
 
@@ -55,7 +46,7 @@ func (*Provider) ParseLive(f core.SourceFile, sink core.LiveSink) (core.StreamRe
 	p := newParser(f, meta)
 	p.seen = nil
 	p.st = &stream{sink: sink, h: core.NewKeyHasher(), repeats: map[[16]byte]int{}}
-	l := &live{p: p, next: 1, meta: meta}
+	l := &live{p: p, mark: jsonl.NewMark(), meta: meta}
 	res, err := l.read(fh, f, sink, metaProblem)
 	if err != nil || !p.st.begun {
 		p.st.close()
@@ -75,10 +66,10 @@ func (l *live) Continue(f core.SourceFile, sink core.LiveSink) (core.StreamResul
 	}
 	defer fh.Close()
 	meta, metaProblem := readMeta(f.Path)
-	if !reflect.DeepEqual(meta, l.meta) || !l.same(fh) {
+	if !reflect.DeepEqual(meta, l.meta) || !l.mark.Same(fh) {
 		return core.StreamResult{}, core.ErrParseWhole
 	}
-	if _, err := fh.Seek(l.end, io.SeekStart); err != nil {
+	if _, err := fh.Seek(l.mark.End, io.SeekStart); err != nil {
 		return core.StreamResult{}, fmt.Errorf("claude: read %s: %w", f.Path, err)
 	}
 	l.p.file = f
@@ -88,24 +79,12 @@ func (l *live) Continue(f core.SourceFile, sink core.LiveSink) (core.StreamResul
 // Close releases the parse's key sets.
 func (l *live) Close() { l.p.st.close() }
 
-// same reports whether fh is the file the parse read: the same inode, at
-// least as long, with the same bytes at its start and before the end read.
-func (l *live) same(fh *os.File) bool {
-	fi, err := fh.Stat()
-	if err != nil || fi.Size() < l.end || !os.SameFile(fi, l.file) {
-		return false
-	}
-	head, err1 := readAt(fh, 0, int64(len(l.head)))
-	before, err2 := readAt(fh, l.end-int64(len(l.before)), int64(len(l.before)))
-	return err1 == nil && err2 == nil && bytes.Equal(head, l.head) && bytes.Equal(before, l.before)
-}
-
 // read reads fh from l.end on into the held parse, then forks it to hand
 // over the rest and build the result.
 func (l *live) read(fh *os.File, f core.SourceFile, sink core.LiveSink, metaProblem *core.Problem) (core.StreamResult, error) {
 	p := l.p
 	p.st.sink = sink
-	problems, stop, err := jsonl.ReadFrom(fh, l.next, l.end, p.line)
+	problems, stop, err := jsonl.ReadFrom(fh, l.mark.Next, l.mark.End, p.line)
 	if p.st.err != nil {
 		return core.StreamResult{}, p.st.err
 	}
@@ -116,8 +95,7 @@ func (l *live) read(fh *os.File, f core.SourceFile, sink core.LiveSink, metaProb
 		return core.StreamResult{}, err
 	}
 	l.problems = append(l.problems, problems...)
-	l.end, l.next = stop.End, stop.Next
-	if err := l.stamp(fh); err != nil {
+	if err := l.mark.Set(fh, stop); err != nil {
 		return core.StreamResult{}, fmt.Errorf("claude: read %s: %w", f.Path, err)
 	}
 	if p.st.begun {
@@ -131,20 +109,6 @@ func (l *live) read(fh *os.File, f core.SourceFile, sink core.LiveSink, metaProb
 		res.Problems = append(res.Problems, *metaProblem)
 	}
 	return res, nil
-}
-
-// stamp notes what identifies the file read so far.
-func (l *live) stamp(fh *os.File) error {
-	var err error
-	if l.file, err = fh.Stat(); err != nil {
-		return err
-	}
-	if l.head, err = readAt(fh, 0, min(checkBytes, l.end)); err != nil {
-		return err
-	}
-	n := min(checkBytes, l.end)
-	l.before, err = readAt(fh, l.end-n, n)
-	return err
 }
 
 // finish hands over, from a fork of the held parse, the events still
@@ -190,7 +154,7 @@ func (l *live) finish(tail *jsonl.Tail) (core.StreamResult, error) {
 // layers over p's.
 func (p *parser) fork() *parser {
 	c := *p
-	c.events = slices.Clone(p.events)
+	c.events = core.CloneEvents(p.events)
 	c.merge = maps.Clone(p.merge)
 	c.problems = slices.Clone(p.problems)
 	c.calls = make(map[string]*call, len(p.calls))
@@ -209,13 +173,4 @@ func (p *parser) fork() *parser {
 	st.own = slices.Clone(p.st.own)
 	c.st = &st
 	return &c
-}
-
-// readAt reads n bytes of f at off.
-func readAt(f *os.File, off, n int64) ([]byte, error) {
-	b := make([]byte, n)
-	if _, err := f.ReadAt(b, off); err != nil {
-		return nil, err
-	}
-	return b, nil
 }

@@ -6,89 +6,20 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	"ctx/core"
 	"ctx/internal/corpus"
+	"ctx/sources/sourcestest"
 )
-
-// chunkSink collects what a streamed parse hands over and checks that it
-// comes after Begin, in chunks of core.ChunkSize but for the last.
-type chunkSink struct {
-	t      testing.TB
-	begun  *core.Session
-	events []core.Event
-	calls  []int
-}
-
-func (s *chunkSink) Begin(sess *core.Session) error {
-	if s.begun != nil {
-		s.t.Fatal("Begin called twice")
-	}
-	cp := *sess
-	s.begun = &cp
-	return nil
-}
-
-func (s *chunkSink) Events(evs []core.Event) error {
-	if s.begun == nil {
-		s.t.Fatal("Events before Begin")
-	}
-	if n := len(s.calls); n > 0 && s.calls[n-1] != core.ChunkSize {
-		s.t.Fatalf("a chunk of %d events was not the last", s.calls[n-1])
-	}
-	s.calls = append(s.calls, len(evs))
-	s.events = append(s.events, evs...)
-	return nil
-}
 
 // streamEqualsWhole parses path whole and streamed and fails unless both
 // give the same session, events and problems; it returns false when the
 // streamed parse asked for the whole one instead.
 func streamEqualsWhole(t *testing.T, path string) bool {
 	t.Helper()
-	f := core.SourceFile{Provider: core.ProviderClaude, Path: path}
-	whole, err := New().Parse(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sink := &chunkSink{t: t}
-	res, err := New().ParseStream(f, sink)
-	if errors.Is(err, core.ErrParseWhole) {
-		return false
-	}
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	w := whole.Sessions[0]
-	if sink.begun == nil || sink.begun.ID != w.Session.ID || sink.begun.RootSessionID != w.Session.RootSessionID {
-		t.Fatalf("%s: Begin got %+v, want the session %s", path, sink.begun, w.Session.ID)
-	}
-	got := res.Session
-	got.Events = sink.events
-	if len(got.Events) == 0 {
-		got.Events = nil
-	}
-	if len(w.Events) == 0 {
-		w.Events = nil
-	}
-	if !reflect.DeepEqual(got.Session, w.Session) {
-		t.Fatalf("%s: session\n got %+v\nwant %+v", path, got.Session, w.Session)
-	}
-	if len(got.Events) != len(w.Events) {
-		t.Fatalf("%s: %d events streamed, %d whole", path, len(got.Events), len(w.Events))
-	}
-	for i := range w.Events {
-		if !reflect.DeepEqual(got.Events[i], w.Events[i]) {
-			t.Fatalf("%s: event %d\n got %+v\nwant %+v", path, i, got.Events[i], w.Events[i])
-		}
-	}
-	if !reflect.DeepEqual(res.Problems, whole.Problems) {
-		t.Fatalf("%s: problems %v, want %v", path, res.Problems, whole.Problems)
-	}
-	return true
+	return sourcestest.StreamEqualsWhole(t, New(), core.SourceFile{Provider: core.ProviderClaude, Path: path})
 }
 
 // narrow sets the stream's windows for one test.

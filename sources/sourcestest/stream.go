@@ -1,0 +1,304 @@
+package sourcestest
+
+import (
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"testing"
+
+	"ctx/core"
+)
+
+// StreamProvider is a provider that streams its files.
+type StreamProvider interface {
+	core.Provider
+	core.StreamParser
+}
+
+// LiveProvider is a provider that can hold a parse open.
+type LiveProvider interface {
+	core.Provider
+	core.LiveParser
+}
+
+// ChunkSink collects what a streamed parse hands over and checks that it
+// comes after Begin, in chunks of core.ChunkSize but for the last. It
+// keeps copies, then scribbles on the events it was handed (they are the
+// sink's to change), so that a parse still holding on to any part of them
+// gives itself away.
+type ChunkSink struct {
+	T     testing.TB
+	Begun *core.Session
+	Got   []core.Event // copies of the events handed over
+	calls []int
+}
+
+// Begin notes the session.
+func (s *ChunkSink) Begin(sess *core.Session) error {
+	if s.Begun != nil {
+		s.T.Fatal("Begin called twice")
+	}
+	cp := *sess
+	s.Begun = &cp
+	return nil
+}
+
+// Handed takes the next events.
+func (s *ChunkSink) Handed(evs []core.Event) error {
+	if s.Begun == nil {
+		s.T.Fatal("Events before Begin")
+	}
+	if n := len(s.calls); n > 0 && s.calls[n-1] != core.ChunkSize {
+		s.T.Fatalf("a chunk of %d events was not the last", s.calls[n-1])
+	}
+	s.calls = append(s.calls, len(evs))
+	s.Got = append(s.Got, core.CloneEvents(evs)...)
+	for i := range evs {
+		scribble(&evs[i])
+	}
+	return nil
+}
+
+// scribble changes every field of e a sink could change in place.
+func scribble(e *core.Event) {
+	e.Text += " (changed by the sink)"
+	for i := range e.Files {
+		e.Files[i].NewText += " (changed)"
+	}
+	if e.ExitCode != nil {
+		*e.ExitCode = -99
+	}
+	if e.Tokens != nil {
+		e.Tokens.Input = -99
+	}
+	if e.Activity != nil {
+		e.Activity.Invocation.Result = "changed"
+	}
+}
+
+// chunkSink is a ChunkSink as a core.SessionSink.
+type chunkSink struct{ *ChunkSink }
+
+func (s chunkSink) Events(evs []core.Event) error { return s.Handed(evs) }
+
+// liveSink is a ChunkSink that notes where the settled events end.
+type liveSink struct {
+	*ChunkSink
+	settled int
+	calls   int
+}
+
+func (s *liveSink) Events(evs []core.Event) error { return s.Handed(evs) }
+
+func (s *liveSink) Settled() {
+	s.settled = len(s.Got)
+	s.calls++
+}
+
+// StreamEqualsWhole parses f whole and streamed and fails unless both give
+// the same session, events and problems; it returns false when the
+// streamed parse asked for the whole one instead.
+func StreamEqualsWhole(t *testing.T, p StreamProvider, f core.SourceFile) bool {
+	t.Helper()
+	whole, err := p.Parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sink := &ChunkSink{T: t}
+	res, err := p.ParseStream(f, chunkSink{sink})
+	if errors.Is(err, core.ErrParseWhole) {
+		return false
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", f.Path, err)
+	}
+	if len(whole.Sessions) != 1 {
+		t.Fatalf("%s: streamed, but the whole parse gives %d sessions", f.Path, len(whole.Sessions))
+	}
+	w := whole.Sessions[0]
+	if sink.Begun == nil || sink.Begun.ID != w.Session.ID || sink.Begun.RootSessionID != w.Session.RootSessionID {
+		t.Fatalf("%s: Begin got %+v, want the session %s", f.Path, sink.Begun, w.Session.ID)
+	}
+	same(t, f.Path, res, sink.Got, whole)
+	return true
+}
+
+// same fails unless a streamed result and its events are the whole parse.
+func same(t *testing.T, what string, res core.StreamResult, events []core.Event, whole core.ParseResult) {
+	t.Helper()
+	w := whole.Sessions[0]
+	if !reflect.DeepEqual(res.Session.Session, w.Session) {
+		t.Fatalf("%s: session\n got %+v\nwant %+v", what, res.Session.Session, w.Session)
+	}
+	if len(events) != len(w.Events) {
+		t.Fatalf("%s: %d events streamed, %d whole", what, len(events), len(w.Events))
+	}
+	for i := range w.Events {
+		if !reflect.DeepEqual(events[i], w.Events[i]) {
+			t.Fatalf("%s: event %d\n got %+v\nwant %+v", what, i, events[i], w.Events[i])
+		}
+	}
+	if !reflect.DeepEqual(res.Problems, whole.Problems) {
+		t.Fatalf("%s: problems %v, want %v", what, res.Problems, whole.Problems)
+	}
+}
+
+// GrowLive writes the file at path to a file of the same name in dir a
+// piece at a time, cut at the offsets cuts (some in the middle of a line),
+// and after each piece goes on with the parse held open. It fails unless
+// the settled events of the earlier pieces and what the last one handed
+// over are, at each step, exactly the whole parse of the file written so
+// far. A parse that asks to be read whole starts over, as an import
+// would; it returns how many did, and how many events were settled at the
+// end.
+func GrowLive(t *testing.T, p LiveProvider, path, dir string, cuts []int) (restarts, settledEvents int) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(dir, filepath.Base(path))
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	f := core.SourceFile{Provider: p.Name(), Path: dst}
+	var lp core.LiveParse
+	defer func() {
+		if lp != nil {
+			lp.Close()
+		}
+	}()
+	var settled []core.Event
+	var begun *core.Session
+	at, reread := 0, 0
+	for _, cut := range append(slices.Clone(cuts), len(data)) {
+		if _, err := out.Write(data[at:cut]); err != nil {
+			t.Fatal(err)
+		}
+		at = cut
+		sink := &liveSink{ChunkSink: &ChunkSink{T: t, Begun: begun}}
+		var res core.StreamResult
+		if lp != nil {
+			res, err = lp.Continue(f, sink)
+			if err != nil {
+				lp.Close()
+				lp = nil
+				if !errors.Is(err, core.ErrParseWhole) {
+					t.Fatalf("%s at %d: %v", path, cut, err)
+				}
+				restarts++
+				settled, begun, sink = nil, nil, &liveSink{ChunkSink: &ChunkSink{T: t}}
+			}
+		}
+		if lp == nil && sink.Begun == nil {
+			res, lp, err = p.ParseLive(f, sink)
+			if err != nil {
+				t.Fatalf("%s at %d: %v", path, cut, err)
+			}
+		}
+		if lp != nil && sink.calls != 1 {
+			t.Fatalf("%s at %d: Settled called %d times", path, cut, sink.calls)
+		}
+		whole, err := p.Parse(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(whole.Sessions) != 1 {
+			t.Fatalf("%s at %d: the whole parse gives %d sessions", path, cut, len(whole.Sessions))
+		}
+		got := append(slices.Clone(settled), sink.Got...)
+		same(t, path+" at "+strconv.Itoa(cut)+" of "+strconv.Itoa(len(data)), res, got, whole)
+		if lp != nil {
+			settled = append(settled, sink.Got[:sink.settled]...)
+			begun = sink.Begun
+		}
+		reread = len(sink.Got)
+	}
+	if len(settled) > 0 && reread >= len(settled) {
+		t.Fatalf("%s: the last piece handed over %d events again, %d were settled", path, reread, len(settled))
+	}
+	return restarts, len(settled)
+}
+
+// CutsOf returns n offsets in data, sorted: half at line ends, half
+// anywhere (in the middle of a line).
+func CutsOf(data []byte, n int, r *rand.Rand) []int {
+	var ends []int
+	for i, b := range data {
+		if b == '\n' {
+			ends = append(ends, i+1)
+		}
+	}
+	var cuts []int
+	for i := range n {
+		if i%2 == 0 && len(ends) > 0 {
+			cuts = append(cuts, ends[r.IntN(len(ends))])
+		} else {
+			cuts = append(cuts, 1+r.IntN(len(data)-1))
+		}
+	}
+	slices.Sort(cuts)
+	return slices.Compact(cuts)
+}
+
+// LiveRefusesAnotherFile holds a parse of the first half of data (written
+// to a file named name) open, then replaces the file with a copy, cuts it
+// shorter, or changes a byte before where the parse stopped: each time
+// Continue must ask for the whole parse.
+func LiveRefusesAnotherFile(t *testing.T, p LiveProvider, name string, data []byte) {
+	t.Helper()
+	half := len(data) / 2
+	for half > 0 && data[half-1] != '\n' {
+		half--
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(path string) error
+	}{
+		{"replaced", func(path string) error {
+			tmp := path + ".new"
+			if err := os.WriteFile(tmp, data, 0o600); err != nil {
+				return err
+			}
+			return os.Rename(tmp, path)
+		}},
+		{"shorter", func(path string) error { return os.Truncate(path, int64(half/2)) }},
+		{"changed before the end", func(path string) error {
+			fh, err := os.OpenFile(path, os.O_WRONLY, 0)
+			if err != nil {
+				return err
+			}
+			defer fh.Close()
+			if _, err := fh.WriteAt([]byte("X"), int64(half-10)); err != nil {
+				return err
+			}
+			_, err = fh.WriteAt(data[half:], int64(half))
+			return err
+		}},
+	} {
+		path := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(path, data[:half], 0o600); err != nil {
+			t.Fatal(err)
+		}
+		f := core.SourceFile{Provider: p.Name(), Path: path}
+		sink := &liveSink{ChunkSink: &ChunkSink{T: t}}
+		_, lp, err := p.ParseLive(f, sink)
+		if err != nil || lp == nil {
+			t.Fatalf("%s: ParseLive: %v, %v", tc.name, lp, err)
+		}
+		if err := tc.change(path); err != nil {
+			t.Fatal(err)
+		}
+		_, err = lp.Continue(f, &liveSink{ChunkSink: &ChunkSink{T: t, Begun: sink.Begun}})
+		lp.Close()
+		if !errors.Is(err, core.ErrParseWhole) {
+			t.Errorf("%s: Continue gave %v, want ErrParseWhole", tc.name, err)
+		}
+	}
+}
