@@ -88,13 +88,13 @@ func (p *parser) toolCall(callID, name, text string, kind callKind) int {
 
 func (p *parser) patchCall(it *item, patch string) {
 	idx := p.toolCall(it.CallID, "apply_patch", patch, callPatch)
-	p.ps.Events[idx].Files = applypatch.Parse(patch, nil)
+	p.event(idx).Files = applypatch.Parse(patch, nil)
 }
 
 // callOutput normalizes a function or custom tool call output by the kind
 // of its call; outputs of unknown calls are plain tool outputs.
 func (p *parser) callOutput(it *item) {
-	ci := p.calls[it.CallID]
+	ci, _ := p.call(it.CallID)
 	switch ci.kind {
 	case callShell:
 		p.shellOutput(it.CallID, ci, it.Output)

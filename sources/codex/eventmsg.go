@@ -70,7 +70,7 @@ func (p *parser) tokenCount(info *tokenInfo) {
 	d := core.Tokens{Input: (t.Input - t.Cached) - (prev.Input - prev.Cached), Output: t.Output - prev.Output,
 		CacheRead: t.Cached - prev.Cached}
 	if d.Input > 0 || d.Output > 0 || d.CacheRead > 0 {
-		p.ps.Events[i].Tokens = &d
+		p.event(i).Tokens = &d
 	}
 }
 

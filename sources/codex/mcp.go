@@ -46,7 +46,7 @@ func captured(args string) string {
 // is read.
 func (p *parser) mcpCall(it *item, server, tool, args string) {
 	idx := p.toolCall(it.CallID, it.Name, jsonx.RenderArgs(json.RawMessage(args)), callMCP)
-	p.ps.Events[idx].Activity = activity(server, tool, it.CallID, captured(args), core.CapturePending)
+	p.event(idx).Activity = activity(server, tool, it.CallID, captured(args), core.CapturePending)
 	ci := p.calls[it.CallID]
 	ci.server, ci.mcpTool = server, tool
 	p.calls[it.CallID] = ci
@@ -55,7 +55,7 @@ func (p *parser) mcpCall(it *item, server, tool, args string) {
 // mcpOutput emits an MCP result and marks its call's result captured.
 func (p *parser) mcpOutput(callID string, ci callInfo, text string, isErr bool) {
 	argsState := core.CaptureCaptured
-	if call := &p.ps.Events[ci.idx]; call.Activity != nil {
+	if call := p.event(ci.idx); call != nil && call.Activity != nil {
 		call.Activity.Invocation.Result = core.CaptureCaptured
 		argsState = call.Activity.Invocation.Arguments
 	}
@@ -82,7 +82,7 @@ func mcpText(s string) string {
 // its output (other events without Activity, so an invocation is counted
 // once); otherwise they are the call and its result.
 func (p *parser) mcpEvent(it *item, data []byte) {
-	ci, seen := p.calls[it.CallID]
+	ci, seen := p.call(it.CallID)
 	twin := (seen && !ci.fromEvent) || (!seen && p.latched)
 	if it.Invocation == nil || twin {
 		p.other(it.Type, snippet(data))
@@ -93,7 +93,7 @@ func (p *parser) mcpEvent(it *item, data []byte) {
 	args := string(bytes.TrimSpace(inv.Arguments))
 	if it.Type == "mcp_tool_call_begin" {
 		idx := p.toolCall(it.CallID, name, jsonx.RenderArgs(json.RawMessage(args)), callMCP)
-		p.ps.Events[idx].Activity = activity(inv.Server, inv.Tool, it.CallID, captured(args), core.CapturePending)
+		p.event(idx).Activity = activity(inv.Server, inv.Tool, it.CallID, captured(args), core.CapturePending)
 		p.calls[it.CallID] = callInfo{kind: callMCP, tool: name, idx: idx, fromEvent: true,
 			server: inv.Server, mcpTool: inv.Tool}
 		return

@@ -62,6 +62,10 @@ type parser struct {
 	pending  []twin
 	calls    map[string]callInfo
 	tokens   tokenUsage // the last total_token_usage seen
+	// A streamed parse (stream.go) holds in ps.Events the events not yet
+	// handed over, the first of them at ordinal base.
+	base int
+	st   *stream
 }
 
 func newParser(f core.SourceFile) *parser {
@@ -83,7 +87,10 @@ func (p *parser) line(l jsonl.Line) error {
 	p.records++
 	p.stamp(rec.Timestamp)
 	p.dispatch(&rec, l.Data)
-	return nil
+	if p.st == nil {
+		return nil
+	}
+	return p.drain(false)
 }
 
 // stamp sets the current time and record key from a record's timestamp.
@@ -230,10 +237,38 @@ func (p *parser) turnContext(it *item) {
 	p.other("turn_context", text)
 }
 
-// add appends an event stamped with the current time and returns its index.
+// add appends an event stamped with the current time and returns its
+// ordinal.
 func (p *parser) add(e core.Event) int {
 	e.Timestamp = p.lastTS
-	return p.ps.Append(e)
+	if p.st != nil {
+		p.st.bytes += len(e.Text)
+	}
+	return p.base + p.ps.Append(e)
+}
+
+// next returns the ordinal of the next event.
+func (p *parser) next() int { return p.base + len(p.ps.Events) }
+
+// event returns the event of ordinal i, or nil when a streamed parse has
+// handed it over: the parse then stops, since only the whole parse can
+// still change it.
+func (p *parser) event(i int) *core.Event {
+	if i < p.base {
+		p.st.fail(core.ErrParseWhole)
+		return nil
+	}
+	return &p.ps.Events[i-p.base]
+}
+
+// call returns the call of id. A streamed parse that forgot it (see
+// flush) stops: the whole parse still knows it.
+func (p *parser) call(id string) (callInfo, bool) {
+	ci, ok := p.calls[id]
+	if !ok && p.st != nil && p.st.shut.Len() > 0 && p.st.shut.Has(p.st.h.Key("c", id)) {
+		p.st.fail(core.ErrParseWhole)
+	}
+	return ci, ok
 }
 
 // key derives an event key from the current record; "" (the ordinal) for
@@ -286,25 +321,41 @@ func (p *parser) problem(code string) {
 // finish returns the parse result: one finalized session, or none when the
 // file held no records.
 func (p *parser) finish() core.ParseResult {
-	sort.SliceStable(p.problems, func(i, j int) bool { return p.problems[i].Line < p.problems[j].Line })
-	res := core.ParseResult{Problems: p.problems}
-	if len(p.ps.Events) == 0 && !p.haveMeta {
-		if p.records == 0 && len(p.problems) == 0 {
-			res.Problems = append(res.Problems, core.Problem{Code: core.ProblemEmptyFile,
-				Provider: core.ProviderCodex, Path: p.f.Path})
-		}
+	res := core.ParseResult{Problems: p.sortedProblems()}
+	if p.next() == 0 && !p.haveMeta {
 		return res
 	}
-	s := &p.ps.Session
+	ps := p.header()
+	ps.Events = p.ps.Events
+	ps.Finalize()
+	res.Sessions = []core.ParsedSession{ps}
+	return res
+}
+
+// sortedProblems returns the parse's problems by line, with the empty
+// file's when it held neither a record nor a bad line.
+func (p *parser) sortedProblems() []core.Problem {
+	sort.SliceStable(p.problems, func(i, j int) bool { return p.problems[i].Line < p.problems[j].Line })
+	if p.next() == 0 && !p.haveMeta && p.records == 0 && len(p.problems) == 0 {
+		return []core.Problem{{Code: core.ProblemEmptyFile, Provider: core.ProviderCodex, Path: p.f.Path}}
+	}
+	return p.problems
+}
+
+// header returns the session read so far without its events, its identity
+// derived.
+func (p *parser) header() core.ParsedSession {
+	ps := p.ps
+	ps.Events = nil
+	s := &ps.Session
 	s.Provider = core.ProviderCodex
 	s.NativeID = p.nativeID
 	if s.NativeID == "" {
 		s.NativeID = idFromName(p.f.Path)
 	}
 	s.Source = core.SourceRef{Provider: core.ProviderCodex, Path: p.f.Path, Root: p.f.Root, Group: p.f.Group}
-	p.ps.Finalize()
-	res.Sessions = []core.ParsedSession{p.ps}
-	return res
+	ps.FinalizeIdentity()
+	return ps
 }
 
 // idFromName returns the session uuid at the end of a rollout file name, or

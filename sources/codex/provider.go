@@ -86,9 +86,6 @@ func ParseReader(r io.Reader, f core.SourceFile) (core.ParseResult, error) {
 	if err != nil {
 		return core.ParseResult{}, fmt.Errorf("codex: read rollout: %w", err)
 	}
-	for _, pr := range problems {
-		p.problems = append(p.problems, core.Problem{Code: pr.Code, Provider: core.ProviderCodex,
-			Path: f.Path, Line: pr.Line})
-	}
+	p.lineProblems(problems)
 	return p.finish(), nil
 }

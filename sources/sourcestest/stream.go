@@ -176,7 +176,7 @@ func GrowLive(t *testing.T, p LiveProvider, path, dir string, cuts []int) (resta
 	}()
 	var settled []core.Event
 	var begun *core.Session
-	at, reread := 0, 0
+	at := 0
 	for _, cut := range append(slices.Clone(cuts), len(data)) {
 		if _, err := out.Write(data[at:cut]); err != nil {
 			t.Fatal(err)
@@ -198,6 +198,12 @@ func GrowLive(t *testing.T, p LiveProvider, path, dir string, cuts []int) (resta
 		}
 		if lp == nil && sink.Begun == nil {
 			res, lp, err = p.ParseLive(f, sink)
+			if errors.Is(err, core.ErrParseWhole) {
+				// Read whole, as an import would (a file that holds no
+				// session yet, a record reaching back): the next piece
+				// starts a parse again.
+				continue
+			}
 			if err != nil {
 				t.Fatalf("%s at %d: %v", path, cut, err)
 			}
@@ -218,10 +224,6 @@ func GrowLive(t *testing.T, p LiveProvider, path, dir string, cuts []int) (resta
 			settled = append(settled, sink.Got[:sink.settled]...)
 			begun = sink.Begun
 		}
-		reread = len(sink.Got)
-	}
-	if len(settled) > 0 && reread >= len(settled) {
-		t.Fatalf("%s: the last piece handed over %d events again, %d were settled", path, reread, len(settled))
 	}
 	return restarts, len(settled)
 }
