@@ -31,7 +31,7 @@ done
 echo "== one session of more than 50 MB"
 export HOME="$work/big-home" CTX_HOME="$work/big-store"
 ./bin/ctx-corpus -home "$HOME" -events 500 -seed 7 -providers claude-code >/dev/null
-file=$(find "$HOME/.claude/projects" -name '*.jsonl' -not -path '*subagents*' | sort | head -1)
+file=$(find "$HOME/.claude/projects" -name '*.jsonl' -not -path '*subagents*' | sort | sed -n 1p)
 seed=8
 while [ "$(stat -c %s "$file")" -lt $((50 << 20)) ]; do
 	./bin/ctx-corpus -append "$file" -events 5000 -seed "$seed" >/dev/null

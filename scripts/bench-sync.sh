@@ -43,7 +43,7 @@ objects=$(bytes "$store/objects")
 remote=$(bytes "$work/remote.git")
 echo "local objects: $((objects / 1048576)) MiB  remote: $((remote / 1048576)) MiB  remote/local: $((remote * 100 / objects))%"
 
-file=$(find "$home/.claude/projects" -name '*.jsonl' -not -path '*subagents*' | sort | head -1)
+file=$(find "$home/.claude/projects" -name '*.jsonl' -not -path '*subagents*' | sort | sed -n 1p)
 ./bin/ctx-corpus -append "$file" -events 100 -seed 5 >/dev/null
 measure "import of 100 appended events" ./bin/ctx import
 measure "incremental push (100 events)" ./bin/ctx sync push --format json

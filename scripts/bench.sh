@@ -45,7 +45,7 @@ measure "re-import, nothing changed" ./bin/ctx import
 after=$(find "$CTX_HOME/objects" -type f -not -path '*/tmp/*' | wc -l)
 echo "  new objects: $((after - before))"
 
-file=$(find "$HOME/.claude/projects" -name '*.jsonl' -not -path '*subagents*' | sort | head -1)
+file=$(find "$HOME/.claude/projects" -name '*.jsonl' -not -path '*subagents*' | sort | sed -n 1p)
 ./bin/ctx-corpus -append "$file" -events 100 -seed 3 >/dev/null
 measure "append 100 events, re-import" ./bin/ctx import
 
