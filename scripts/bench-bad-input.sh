@@ -5,16 +5,17 @@
 #            one word of its own
 #   unique:  100,000 records with no word in common
 #   long:    one session of 500,000 small records
+#   codex:   the same long session as a Codex rollout
 # For each: CPU per event, peak RSS, store against the raw history, and two
 # answers checked: a word of one record finds that record first, and a word
 # every record holds is reported with its count (a lower bound when the
 # search did not read every group). A wrong answer exits 1. For long, the
-# daemon then runs on the store: six records are appended one at a time,
+# daemon then runs on the store (for long and codex): six records are appended one at a time,
 # and each is timed from its write until `ctx search` returns it (the first
 # pass after the daemon starts parses the session whole; the next ones go
 # on with its parse held open).
 #
-# Usage: scripts/bench-bad-input.sh [repeat|unique|long]...  (default: all)
+# Usage: scripts/bench-bad-input.sh [repeat|unique|long|codex]...  (default: all)
 set -euo pipefail
 export CTX_DAEMON=off
 cd "$(dirname "$0")/.."
@@ -31,6 +32,13 @@ history() {
 		n = (kind == "long") ? 500000 : 100000
 		out = ""
 		for (k = 0; k < 12; k++) out = out "--- FAIL: TestParseConfig/case_" k " (0.01s) config_test.go:42: unexpected zebrafish token\\n"
+		if (kind == "codex") {
+			printf "{\"timestamp\":\"2026-03-01T00:00:00Z\",\"type\":\"session_meta\",\"payload\":{\"id\":\"%s\",\"cwd\":\"/w\",\"timestamp\":\"2026-03-01T00:00:00Z\"}}\n", sid
+			for (i = 0; i < 500000; i++)
+				printf "{\"timestamp\":\"2026-03-01T%02d:%02d:%02dZ\",\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"mark%dq zebrafish step %d of the long session\"}]}}\n",
+					int(i / 3600) % 24, int(i / 60) % 60, i % 60, i, i % 97
+			exit
+		}
 		for (i = 0; i < n; i++) {
 			if (kind == "repeat") text = out "mark" i "q"
 			else if (kind == "unique") text = sprintf("mark%dq zebrafish w%x%x v%x", i, int(rand() * 2^30), i, int(rand() * 2^30))
@@ -47,14 +55,20 @@ json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 # and prints, for each, the milliseconds from its write until ctx search
 # returns it.
 fresh() {
-	local d=(env -i PATH="$PATH" HOME="$1" CTX_HOME="$2" ./bin/ctx) file="$1/.claude/projects/-w/$sid.jsonl" times=""
+	local d=(env -i PATH="$PATH" HOME="$1" CTX_HOME="$2" ./bin/ctx) file times=""
+	file=$(transcript "$3" "$1")
 	"${d[@]}" daemon start >/dev/null
 	for k in 1 2 3 4 5 6; do
 		sleep 1
 		local tok="fresh${k}x$RANDOM" t0 t1
 		t0=$(date +%s%N)
-		printf '{"type":"user","uuid":"f%s","sessionId":"%s","timestamp":"2026-03-02T00:00:0%sZ","message":{"role":"user","content":"%s appended"}}\n' \
-			"$tok" "$sid" "$k" "$tok" >>"$file"
+		if [ "$3" = codex ]; then
+			printf '{"timestamp":"2026-03-02T00:00:0%sZ","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"%s appended"}]}}\n' \
+				"$k" "$tok" >>"$file"
+		else
+			printf '{"type":"user","uuid":"f%s","sessionId":"%s","timestamp":"2026-03-02T00:00:0%sZ","message":{"role":"user","content":"%s appended"}}\n' \
+				"$tok" "$sid" "$k" "$tok" >>"$file"
+		fi
 		until "${d[@]}" search "$tok" --format json 2>/dev/null | grep -q "$tok"; do sleep 0.02; done
 		t1=$(date +%s%N)
 		times="$times $(((t1 - t0) / 1000000))"
@@ -63,12 +77,21 @@ fresh() {
 	echo "  append -> found by ctx search under the daemon (ms):$times"
 }
 
+# transcript KIND HOME prints the path of the session's file.
+transcript() {
+	if [ "$1" = codex ]; then
+		echo "$2/.codex/sessions/2026/03/01/rollout-2026-03-01T00-00-00-$sid.jsonl"
+	else
+		echo "$2/.claude/projects/-w/$sid.jsonl"
+	fi
+}
+
 fail=0
-for kind in ${@:-repeat unique long}; do
-	home="$work/$kind/home" store="$work/$kind/store"
-	mkdir -p "$home/.claude/projects/-w"
-	history "$kind" "$home/.claude/projects/-w/$sid.jsonl"
-	raw=$(stat -c %s "$home/.claude/projects/-w/$sid.jsonl")
+for kind in ${@:-repeat unique long codex}; do
+	home="$work/$kind/home" store="$work/$kind/store" file=$(transcript "$kind" "$work/$kind/home")
+	mkdir -p "$(dirname "$file")"
+	history "$kind" "$file"
+	raw=$(stat -c %s "$file")
 	run() { env -i PATH="$PATH" HOME="$home" CTX_HOME="$store" CTX_DAEMON=off ./bin/ctx "$@"; }
 	/usr/bin/time -f '%U %S %M' -o "$work/$kind.time" \
 		env -i PATH="$PATH" HOME="$home" CTX_HOME="$store" CTX_DAEMON=off ./bin/ctx import --format json >"$work/$kind.json"
@@ -81,6 +104,7 @@ for kind in ${@:-repeat unique long}; do
 			k, n, raw / 1e6, (u + s) * 1e6 / n, rss / 1024, size * 100 / raw }'
 	echo "  $parts"
 	last=$((n - 1))
+	[ "$kind" = codex ] && last=$((n - 2)) # its first event is the session_meta record
 	for i in 0 $((n / 2)) "$last"; do
 		first=$(run search "mark${i}q" --limit 1 --format json | json "d['results'][0]['snippet'] if d['results'] else ''")
 		case "$first" in
@@ -90,7 +114,7 @@ for kind in ${@:-repeat unique long}; do
 	done
 	run search zebrafish --limit 10 --format json |
 		json "'  zebrafish: %d results, total_matches %d (%s)' % (len(d['results']), d['metadata']['total_matches'], d['metadata']['total_relation'])"
-	[ "$kind" = long ] && fresh "$home" "$store"
+	case "$kind" in long | codex) fresh "$home" "$store" "$kind" ;; esac
 done
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
 exit $fail
