@@ -21,13 +21,21 @@ import (
 // changed file whole. Both stores must hold the same
 // tree (every session object the same, chunk for chunk) and cursors, and
 // most passes must have gone on from where the last one stopped.
+// Both providers that hold a parse open, Claude Code and Codex, are grown.
 func TestLivePassesStoreWhatAnImportStores(t *testing.T) {
 	defer ingest.SetLiveMinBytes(64 << 10)()
+	t.Run(core.ProviderClaude, func(t *testing.T) { livePasses(t, core.ProviderClaude, filepath.Join(".claude", "projects")) })
+	t.Run(core.ProviderCodex, func(t *testing.T) { livePasses(t, core.ProviderCodex, filepath.Join(".codex", "sessions")) })
+}
+
+// livePasses grows the largest transcript of provider's, under dir of the
+// home, as TestLivePassesStoreWhatAnImportStores says.
+func livePasses(t *testing.T, provider, dir string) {
 	home := filepath.Join(t.TempDir(), "home")
-	if _, err := corpus.Generate(home, corpus.Options{Events: 3000, Seed: 3, Providers: []string{core.ProviderClaude}}); err != nil {
+	if _, err := corpus.Generate(home, corpus.Options{Events: 3000, Seed: 3, Providers: []string{provider}}); err != nil {
 		t.Fatal(err)
 	}
-	path := largestClaudeSession(t, home)
+	path := largestSession(t, filepath.Join(home, dir))
 	if _, err := corpus.Append(path, 2500, 1); err != nil { // past the parse's window of pending events
 		t.Fatal(err)
 	}

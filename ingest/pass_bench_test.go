@@ -104,9 +104,15 @@ func BenchmarkAppendPass(b *testing.B) {
 // largestClaudeSession returns the largest Claude Code session file of
 // the corpus home.
 func largestClaudeSession(b testing.TB, home string) string {
+	return largestSession(b, filepath.Join(home, ".claude", "projects"))
+}
+
+// largestSession returns the largest transcript under dir that is not a
+// subagent's.
+func largestSession(b testing.TB, dir string) string {
 	var best string
 	var size int64
-	err := filepath.WalkDir(filepath.Join(home, ".claude", "projects"), func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") || strings.Contains(p, "subagents") {
 			return err
 		}
@@ -116,7 +122,7 @@ func largestClaudeSession(b testing.TB, home string) string {
 		return nil
 	})
 	if err != nil || best == "" {
-		b.Fatalf("no Claude Code session under %s: %v", home, err)
+		b.Fatalf("no session under %s: %v", dir, err)
 	}
 	return best
 }
