@@ -16,6 +16,7 @@
 //     generation so older copies are ignored. A merge drops the tombstones
 //     of events no other shard holds a copy of any more (tombstones.go).
 //   - Live parse: in the daemon's passes (Options.Deferred), a long
-//     transcript's parse is held open between passes, so a pass reads only
+//     transcript's parse (Claude Code's, Codex's: core.LiveParser) is held
+//     open between passes, so a pass reads only
 //     what was appended to it (live.go).
 package ingest

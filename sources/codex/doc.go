@@ -46,4 +46,9 @@
 //     derived from it or from the provider call id, never from byte offsets,
 //     so ids stay the same when lines are appended. Records without a
 //     timestamp (legacy) fall back to the event ordinal.
+//   - Streaming (stream.go): an import hands a rollout's events over a
+//     chunk at a time, a window behind the last record read, so that a long
+//     rollout is never held whole; a record that reaches further back asks
+//     for the whole parse. In the daemon's passes a long rollout's parse is
+//     held open after its last complete line (live.go).
 package codex
