@@ -1,10 +1,7 @@
 package claude
 
 import (
-	"fmt"
-	"io"
 	"maps"
-	"os"
 	"reflect"
 	"slices"
 	"sort"
@@ -16,109 +13,67 @@ import (
 
 var _ core.LiveParser = (*Provider)(nil)
 
-// A live parse is a streaming parse held open after the transcript's last
-// complete line, its state as it was before the final drain: the events
-// it handed over are settled, those still pending are not. Each import
-// goes on from there with the lines appended since, and forks the state to
-// hand over the rest (the pending events, and a last line still being
-// written), so that what it holds is never a final drain's. The result is
-// the same as a parse of the whole file.
-//
-// It goes on only with the same file (jsonl.Mark) and the same subagent
-// meta.
-
+// live is a transcript's parse held open (jsonl.Live), which goes on only
+// with the same subagent meta too.
 type live struct {
-	p        *parser
-	mark     jsonl.Mark     // where it stopped, in which file
-	problems []core.Problem // the lines' problems (the records' are the parser's)
-	meta     *SubagentMeta
+	*jsonl.Live
+	meta *SubagentMeta
 }
 
 // ParseLive parses a transcript as ParseStream does and holds the parse
 // open (core.LiveParser).
 func (*Provider) ParseLive(f core.SourceFile, sink core.LiveSink) (core.StreamResult, core.LiveParse, error) {
-	fh, err := regular.Open(f.Path)
-	if err != nil {
-		return core.StreamResult{}, nil, fmt.Errorf("%s: %w", openWhat, err)
-	}
-	defer fh.Close()
 	meta, metaProblem := readMeta(f.Path)
 	p := newParser(f, meta)
 	p.seen = nil
 	p.st = &stream{sink: sink, h: core.NewKeyHasher(), repeats: map[[16]byte]int{}}
-	l := &live{p: p, mark: jsonl.NewMark(), meta: meta}
-	res, err := l.read(fh, f, sink, metaProblem)
-	if err != nil || !p.st.begun {
-		p.st.close()
+	res, l, err := jsonl.ReadLive(f, held{p}, sink, jsonl.Opening{Open: regular.Open, OpenWhat: openWhat, ReadWhat: "claude: read " + f.Path})
+	res = withMeta(res, err, metaProblem)
+	if l == nil {
 		return res, nil, err
 	}
-	return res, l, nil
+	return res, &live{Live: l, meta: meta}, err
 }
 
 // Continue goes on with what was appended (core.LiveParse).
 func (l *live) Continue(f core.SourceFile, sink core.LiveSink) (core.StreamResult, error) {
-	if f.Path != l.p.file.Path {
-		return core.StreamResult{}, core.ErrParseWhole
-	}
-	fh, err := regular.Open(f.Path)
-	if err != nil {
-		return core.StreamResult{}, fmt.Errorf("%s: %w", openWhat, err)
-	}
-	defer fh.Close()
 	meta, metaProblem := readMeta(f.Path)
-	if !reflect.DeepEqual(meta, l.meta) || !l.mark.Same(fh) {
+	if !reflect.DeepEqual(meta, l.meta) {
 		return core.StreamResult{}, core.ErrParseWhole
 	}
-	if _, err := fh.Seek(l.mark.End, io.SeekStart); err != nil {
-		return core.StreamResult{}, fmt.Errorf("claude: read %s: %w", f.Path, err)
-	}
-	l.p.file = f
-	return l.read(fh, f, sink, metaProblem)
+	res, err := l.Live.Continue(f, sink)
+	return withMeta(res, err, metaProblem), err
 }
 
-// Close releases the parse's key sets.
-func (l *live) Close() { l.p.st.close() }
-
-// read reads fh from l.end on into the held parse, then forks it to hand
-// over the rest and build the result.
-func (l *live) read(fh *os.File, f core.SourceFile, sink core.LiveSink, metaProblem *core.Problem) (core.StreamResult, error) {
-	p := l.p
-	p.st.sink = sink
-	problems, stop, err := jsonl.ReadFrom(fh, l.mark.Next, l.mark.End, p.line)
-	if p.st.err != nil {
-		return core.StreamResult{}, p.st.err
-	}
-	if err != nil {
-		return core.StreamResult{}, fmt.Errorf("claude: read %s: %w", f.Path, err)
-	}
-	if err := p.st.setsErr(); err != nil {
-		return core.StreamResult{}, err
-	}
-	l.problems = append(l.problems, problems...)
-	if err := l.mark.Set(fh, stop); err != nil {
-		return core.StreamResult{}, fmt.Errorf("claude: read %s: %w", f.Path, err)
-	}
-	if p.st.begun {
-		sink.Settled()
-	}
-	res, err := l.finish(stop.Tail)
-	if err != nil {
-		return core.StreamResult{}, err
-	}
-	if metaProblem != nil {
+// withMeta adds the problem of the subagent meta file to a result.
+func withMeta(res core.StreamResult, err error, metaProblem *core.Problem) core.StreamResult {
+	if err == nil && metaProblem != nil {
 		res.Problems = append(res.Problems, *metaProblem)
 	}
-	return res, nil
+	return res
 }
 
-// finish hands over, from a fork of the held parse, the events still
-// pending and those of tail, and returns the file's result, as
-// ParseStreamReader does at the end of the file.
-func (l *live) finish(tail *jsonl.Tail) (core.StreamResult, error) {
-	p := l.p.fork()
-	defer p.st.close() // the layers' own keys
+// held is a streaming parser as a jsonl.Held.
+type held struct{ p *parser }
 
-	problems := slices.Clone(l.problems)
+func (h held) Resume(f core.SourceFile, sink core.LiveSink) { h.p.file, h.p.st.sink = f, sink }
+func (h held) Line(l jsonl.Line) error                      { return h.p.line(l) }
+func (h held) Begun() bool                                  { return h.p.st.begun }
+func (h held) Close()                                       { h.p.st.close() }
+
+func (h held) Stopped() error {
+	if h.p.st.err != nil {
+		return h.p.st.err
+	}
+	return h.p.st.setsErr()
+}
+
+// Finish hands over, from a fork of the parse, the events still pending
+// and those of tail, and returns the file's result, as ParseStreamReader
+// does at the end of the file.
+func (h held) Finish(tail *jsonl.Tail, problems []core.Problem) (core.StreamResult, error) {
+	p := h.p.fork()
+	defer p.st.close() // the layers' own keys
 	if tail != nil {
 		tp, err := jsonl.ReadTail(tail, p.line)
 		if p.st.err != nil {

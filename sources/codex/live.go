@@ -2,9 +2,7 @@ package codex
 
 import (
 	"fmt"
-	"io"
 	"maps"
-	"os"
 	"slices"
 
 	"ctx/core"
@@ -14,95 +12,40 @@ import (
 
 var _ core.LiveParser = (*Provider)(nil)
 
-// A live parse is a streaming parse held open after the rollout's last
-// complete line, its state as it was before the final drain: the events
-// it handed over are settled, those still pending are not. Each import
-// goes on from there with the lines appended since, and forks the state to
-// hand over the rest (the pending events, and a last line still being
-// written), so that what it holds is never a final drain's. The result is
-// the same as a parse of the whole file. It goes on only with the same
-// file (jsonl.Mark).
-type live struct {
-	p        *parser
-	mark     jsonl.Mark     // where it stopped, in which file
-	problems []core.Problem // the lines' problems (the records' are the parser's)
-}
-
 // ParseLive parses a rollout as ParseStream does and holds the parse open
-// (core.LiveParser). A rollout whose identity is not known by its last
-// complete line is not held.
+// (core.LiveParser, through jsonl.Live). A rollout whose identity is not
+// known by its last complete line is not held.
 func (*Provider) ParseLive(f core.SourceFile, sink core.LiveSink) (core.StreamResult, core.LiveParse, error) {
-	fh, err := regular.Open(f.Path)
-	if err != nil {
-		return core.StreamResult{}, nil, fmt.Errorf("codex: open rollout: %w", err)
-	}
-	defer fh.Close()
 	p := newParser(f)
 	p.st = newStream(sink)
-	l := &live{p: p, mark: jsonl.NewMark()}
-	res, err := l.read(fh, sink)
-	if err != nil || !p.st.begun {
-		p.st.close()
+	res, l, err := jsonl.ReadLive(f, held{p}, sink, jsonl.Opening{Open: regular.Open, OpenWhat: "codex: open rollout", ReadWhat: "codex: read rollout"})
+	if l == nil {
 		return res, nil, err
 	}
-	return res, l, nil
+	return res, l, err
 }
 
-// Continue goes on with what was appended (core.LiveParse).
-func (l *live) Continue(f core.SourceFile, sink core.LiveSink) (core.StreamResult, error) {
-	if f.Path != l.p.f.Path {
-		return core.StreamResult{}, core.ErrParseWhole
+// held is a streaming parser as a jsonl.Held.
+type held struct{ p *parser }
+
+func (h held) Resume(f core.SourceFile, sink core.LiveSink) { h.p.f, h.p.st.sink = f, sink }
+func (h held) Line(l jsonl.Line) error                      { return h.p.line(l) }
+func (h held) Begun() bool                                  { return h.p.st.begun }
+func (h held) Close()                                       { h.p.st.close() }
+
+func (h held) Stopped() error {
+	if h.p.st.err != nil {
+		return h.p.st.err
 	}
-	fh, err := regular.Open(f.Path)
-	if err != nil {
-		return core.StreamResult{}, fmt.Errorf("codex: open rollout: %w", err)
-	}
-	defer fh.Close()
-	if !l.mark.Same(fh) {
-		return core.StreamResult{}, core.ErrParseWhole
-	}
-	if _, err := fh.Seek(l.mark.End, io.SeekStart); err != nil {
-		return core.StreamResult{}, fmt.Errorf("codex: read rollout: %w", err)
-	}
-	l.p.f = f
-	return l.read(fh, sink)
+	return h.p.st.setsErr()
 }
 
-// Close releases the parse's key sets.
-func (l *live) Close() { l.p.st.close() }
-
-// read reads fh's complete lines from the mark on into the held parse,
-// then forks it to hand over the rest and build the result.
-func (l *live) read(fh *os.File, sink core.LiveSink) (core.StreamResult, error) {
-	p := l.p
-	p.st.sink = sink
-	problems, stop, err := jsonl.ReadFrom(fh, l.mark.Next, l.mark.End, p.line)
-	if p.st.err != nil {
-		return core.StreamResult{}, p.st.err
-	}
-	if err != nil {
-		return core.StreamResult{}, fmt.Errorf("codex: read rollout: %w", err)
-	}
-	if err := p.st.setsErr(); err != nil {
-		return core.StreamResult{}, err
-	}
-	l.problems = append(l.problems, problems...)
-	if err := l.mark.Set(fh, stop); err != nil {
-		return core.StreamResult{}, fmt.Errorf("codex: read rollout: %w", err)
-	}
-	if p.st.begun {
-		sink.Settled()
-	}
-	return l.finish(stop.Tail)
-}
-
-// finish hands over, from a fork of the held parse, the events still
-// pending and those of tail, and returns the file's result, as
-// ParseStreamReader does at the end of the file.
-func (l *live) finish(tail *jsonl.Tail) (core.StreamResult, error) {
-	p := l.p.fork()
+// Finish hands over, from a fork of the parse, the events still pending
+// and those of tail, and returns the file's result, as ParseStreamReader
+// does at the end of the file.
+func (h held) Finish(tail *jsonl.Tail, problems []core.Problem) (core.StreamResult, error) {
+	p := h.p.fork()
 	defer p.st.close() // the layers' own keys
-	problems := slices.Clone(l.problems)
 	if tail != nil {
 		tp, err := jsonl.ReadTail(tail, p.line)
 		if p.st.err != nil {

@@ -245,3 +245,27 @@ func TestLiveRefusesAnotherFile(t *testing.T) {
 	}
 	sourcestest.LiveRefusesAnotherFile(t, New(), filepath.Base(p), data)
 }
+
+// A bad line in the settled part of a rollout stays a problem of every
+// later result, as in the whole parse.
+func TestLiveKeepsLineProblems(t *testing.T) {
+	narrow(t, core.ChunkSize, core.ChunkSize, 1<<10)
+	src := generated(t, 3000, 11)[0]
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := len(data) / 3
+	for data[half-1] != '\n' {
+		half--
+	}
+	bad := slices.Concat(data[:half], []byte("not json\n{\"timestamp\":\"x\",\"type\":7}\n"), data[half:])
+	path := filepath.Join(t.TempDir(), filepath.Base(src))
+	if err := os.WriteFile(path, bad, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	if _, s := sourcestest.GrowLive(t, New(), path, t.TempDir(), sourcestest.CutsOf(bad, 12, r)); s == 0 {
+		t.Fatal("no event settled")
+	}
+}
