@@ -44,30 +44,7 @@ func TestLiveEqualsWhole(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r := rand.New(rand.NewPCG(1, 2))
-	settled := 0
-	for _, p := range files {
-		data, _ := os.ReadFile(p)
-		n, s := sourcestest.GrowLive(t, New(), p, t.TempDir(), sourcestest.CutsOf(data, 16, r))
-		if n != 0 {
-			t.Errorf("%s: started over %d times with the default windows", p, n)
-		}
-		settled += s
-	}
-	if settled == 0 {
-		t.Fatal("no event was settled with the default windows: the corpus files are too short")
-	}
-	narrow(t, core.ChunkSize, core.ChunkSize, 1<<10)
-	restarts := 0
-	for _, p := range files {
-		data, _ := os.ReadFile(p)
-		n, s := sourcestest.GrowLive(t, New(), p, t.TempDir(), sourcestest.CutsOf(data, 16, r))
-		if s == 0 {
-			t.Errorf("%s: no event settled with windows of one chunk", p)
-		}
-		restarts += n
-	}
-	t.Logf("narrowed windows: %d restarts", restarts)
+	sourcestest.LiveEqualsWhole(t, New(), files, func() { narrow(t, core.ChunkSize, core.ChunkSize, 1<<10) })
 }
 
 func fileSize(p string) int {

@@ -304,3 +304,35 @@ func LiveRefusesAnotherFile(t *testing.T, p LiveProvider, name string, data []by
 		}
 	}
 }
+
+// LiveEqualsWhole grows each of files piece by piece (GrowLive), first
+// with the provider's default windows, where none may start over and some
+// events must settle, then after narrow (windows of one chunk), where each
+// file must settle events and may start over.
+func LiveEqualsWhole(t *testing.T, p LiveProvider, files []string, narrow func()) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(1, 2))
+	settled := 0
+	for _, path := range files {
+		data, _ := os.ReadFile(path)
+		n, s := GrowLive(t, p, path, t.TempDir(), CutsOf(data, 16, r))
+		if n != 0 {
+			t.Errorf("%s: started over %d times with the default windows", path, n)
+		}
+		settled += s
+	}
+	if settled == 0 {
+		t.Fatal("no event was settled with the default windows: the files are too short")
+	}
+	narrow()
+	restarts := 0
+	for _, path := range files {
+		data, _ := os.ReadFile(path)
+		n, s := GrowLive(t, p, path, t.TempDir(), CutsOf(data, 16, r))
+		if s == 0 {
+			t.Errorf("%s: no event settled with windows of one chunk", path)
+		}
+		restarts += n
+	}
+	t.Logf("narrowed windows: %d restarts", restarts)
+}
