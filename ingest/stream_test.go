@@ -109,21 +109,29 @@ func lateSession(t *testing.T, home string) {
 }
 
 // The streamed import stores what the whole-session import stores: on the
-// real fixtures, on a generated corpus (with a session parsed whole
-// because a record reaches back too far), and after lines are appended to
-// its sessions, where both rewrite only the tails.
+// real fixtures and a generated corpus of each provider that streams
+// (Claude Code's with a session parsed whole because a record reaches back
+// too far), and after lines are appended to their sessions, where both
+// rewrite only the tails.
 func TestStreamedImportEqualsWhole(t *testing.T) {
+	generate := func(t *testing.T, home, provider string) {
+		if _, err := corpus.Generate(home, corpus.Options{Events: 12000, Seed: 4, Providers: []string{provider}}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	cases := map[string]func(t *testing.T, home string){
 		"fixtures": func(t *testing.T, home string) {
 			fx := sharedfx.Dir(t)
 			sharedfx.Copy(t, filepath.Join(fx, "claude-code", "projects"), filepath.Join(home, ".claude", "projects"))
 		},
 		"corpus": func(t *testing.T, home string) {
-			if _, err := corpus.Generate(home, corpus.Options{Events: 12000, Seed: 4, Providers: []string{core.ProviderClaude}}); err != nil {
-				t.Fatal(err)
-			}
+			generate(t, home, core.ProviderClaude)
 			lateSession(t, home)
 		},
+		"codex fixtures": func(t *testing.T, home string) {
+			sharedfx.Copy(t, filepath.Join(sharedfx.Dir(t), "codex", "sessions"), filepath.Join(home, ".codex", "sessions"))
+		},
+		"codex corpus": func(t *testing.T, home string) { generate(t, home, core.ProviderCodex) },
 	}
 	for name, setup := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -140,7 +148,7 @@ func TestStreamedImportEqualsWhole(t *testing.T) {
 				return rep
 			}
 			sameImport(t, streamed, whole, run(streamed, automatic()), run(whole, wholeSources()))
-			files := historyFiles(t, filepath.Join(home, ".claude"), ".jsonl")
+			files := append(historyFiles(t, filepath.Join(home, ".claude"), ".jsonl"), historyFiles(t, filepath.Join(home, ".codex"), ".jsonl")...)
 			for i, f := range files {
 				if i%3 != 0 || strings.Contains(f, "0c0c0c0c") {
 					continue
@@ -150,7 +158,7 @@ func TestStreamedImportEqualsWhole(t *testing.T) {
 				}
 			}
 			a, b := run(streamed, automatic()), run(whole, wholeSources())
-			if a.EventsIndexed == 0 || (name == "corpus" && a.EventsIndexed >= a.EventsRead/2) {
+			if a.EventsIndexed == 0 || (strings.HasSuffix(name, "corpus") && a.EventsIndexed >= a.EventsRead/2) {
 				t.Fatalf("the re-import indexed %d of %d events read: want only the tails", a.EventsIndexed, a.EventsRead)
 			}
 			sameImport(t, streamed, whole, a, b)
