@@ -83,6 +83,31 @@ func searchHits(t *testing.T, store, q string) []string {
 	return out
 }
 
+// lateRollout writes a Codex rollout whose MCP call gets its output after
+// more events than the parser keeps open, which makes the import parse it
+// whole.
+func lateRollout(t *testing.T, home string) {
+	t.Helper()
+	const sid = "0c0c0c0c-1111-2222-3333-555555555555"
+	var b strings.Builder
+	rec := func(i int, payload string) {
+		fmt.Fprintf(&b, `{"timestamp":"2026-03-01T00:%02d:%02d.000Z","type":"response_item","payload":%s}`+"\n", i/60%60, i%60, payload)
+	}
+	b.WriteString(`{"timestamp":"2026-03-01T00:00:00.000Z","type":"session_meta","payload":{"id":"` + sid + `","cwd":"/w","timestamp":"2026-03-01T00:00:00.000Z"}}` + "\n")
+	rec(0, `{"type":"function_call","name":"mcp__docs__search","arguments":"{\"q\":\"late\"}","call_id":"m1"}`)
+	for i := range 1500 {
+		rec(i, fmt.Sprintf(`{"type":"message","role":"user","content":[{"type":"input_text","text":"prompt %d"}]}`, i))
+	}
+	rec(1500, `{"type":"function_call_output","call_id":"m1","output":"[{\"type\":\"text\",\"text\":\"late result\"}]"}`)
+	dir := filepath.Join(home, ".codex", "sessions", "2026", "03", "01")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "rollout-2026-03-01T00-00-00-"+sid+".jsonl"), []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // lateSession writes a Claude Code session whose streamed message gets a
 // block after more events than the parser keeps open, which makes the
 // import parse it whole.
@@ -131,7 +156,10 @@ func TestStreamedImportEqualsWhole(t *testing.T) {
 		"codex fixtures": func(t *testing.T, home string) {
 			sharedfx.Copy(t, filepath.Join(sharedfx.Dir(t), "codex", "sessions"), filepath.Join(home, ".codex", "sessions"))
 		},
-		"codex corpus": func(t *testing.T, home string) { generate(t, home, core.ProviderCodex) },
+		"codex corpus": func(t *testing.T, home string) {
+			generate(t, home, core.ProviderCodex)
+			lateRollout(t, home)
+		},
 	}
 	for name, setup := range cases {
 		t.Run(name, func(t *testing.T) {
