@@ -22,9 +22,9 @@ var _ core.StreamParser = (*Provider)(nil)
 // events unreachable, and calls streamCallWindow events old are
 // forgotten, their ids kept in a KeySet; a record that reaches for either
 // stops the parse with core.ErrParseWhole, and the caller reads the file
-// whole: the result is always the whole parse's. Codex writes an output
-// within a few records of its call, so with real rollouts that does not
-// happen.
+// whole: the result is always the whole parse's. In the real rollouts of
+// the fixtures an output comes well within the window of its call, so
+// none is parsed whole with the default windows.
 //
 // What grows with the file is 16 bytes an event key (Finalize's count of
 // repeats) and a forgotten call id, instead of the events themselves.
