@@ -184,7 +184,7 @@ func TestStreamLeavesNoSessionToWhole(t *testing.T) {
 // A sink's error stops the parse and is returned as it is.
 func TestStreamSinkError(t *testing.T) {
 	boom := errors.New("boom")
-	path := rolloutFiles(t, fixtureDir(t))[0]
+	path := generated(t, 3000, 7)[0]
 	_, err := New().ParseStream(core.SourceFile{Provider: core.ProviderCodex, Path: path}, failSink{boom})
 	if !errors.Is(err, boom) {
 		t.Fatalf("err = %v, want the sink's", err)
@@ -200,10 +200,15 @@ func (s failSink) Events([]core.Event) error { return s.err }
 // open since the last, gives at every step what a parse of the whole file
 // gives: on long generated rollouts with the default windows and with
 // windows of one chunk (where outputs reach back past settled events and
-// the parse starts over), and on every real rollout.
+// the parse starts over).
 func TestLiveEqualsWhole(t *testing.T) {
 	files := generated(t, 20000, 5)[:3]
 	sourcestest.LiveEqualsWhole(t, New(), files, func() { narrow(t, core.ChunkSize, core.ChunkSize, 1<<10) })
+}
+
+// So does every real rollout, with windows of one chunk.
+func TestLiveEqualsWholeOnFixtures(t *testing.T) {
+	narrow(t, core.ChunkSize, core.ChunkSize, 1<<10)
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, p := range rolloutFiles(t, fixtureDir(t)) {
 		data, err := os.ReadFile(p)
