@@ -23,7 +23,10 @@ type StreamParser interface {
 type SessionSink interface {
 	// Begin is called once the session's identity is known, before its
 	// first events: s has its ctx ids (ParsedSession.FinalizeIdentity)
-	// and the metadata read so far. An error stops the parse with it;
+	// and the metadata read so far. A parser waits for the workspace too
+	// while it holds less than a window of events, so that the sink can
+	// tell whether the session is excluded before it stores anything; a
+	// workspace, once known, does not change. An error stops the parse with it;
 	// ErrParseWhole makes the caller read the file whole.
 	Begin(s *Session) error
 	// Events receives the next events, finalized (ids, ordinals, session

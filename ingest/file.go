@@ -13,7 +13,7 @@ import (
 // sessions stay in the tree.
 func (r *run) importFile(ctx context.Context, j job, docs chan<- index.Doc) error {
 	key := cursorKey(j.file.Provider, j.file.Path)
-	if sp, ok := j.prov.(core.StreamParser); ok && r.opts.Exclude == nil {
+	if sp, ok := j.prov.(core.StreamParser); ok {
 		done, err := r.importFileStream(ctx, j, sp, docs)
 		if done || err != nil {
 			return err

@@ -78,7 +78,10 @@ type Options struct {
 	Named func(path string) bool
 	// Exclude, when set, keeps the sessions it reports true for out of the
 	// import (config.toml [exclude]); what is already stored stays (ctx
-	// forget takes it out).
+	// forget takes it out). It may look at a session's provider and
+	// workspace: a streamed session whose workspace is not known when it
+	// begins is parsed whole, so that nothing of an excluded one is
+	// written.
 	Exclude func(*core.Session) bool
 }
 

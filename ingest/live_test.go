@@ -45,8 +45,8 @@ func livePasses(t *testing.T, provider, dir string) {
 	run := func(store string, live bool) *ingest.Report {
 		t.Helper()
 		opts := ingest.Options{Home: store, Env: env, Sources: automatic(), Version: "test", Deferred: true, Redactor: redact.New()}
-		if !live { // an exclusion, even of nothing, parses every file whole
-			opts.Exclude = func(*core.Session) bool { return false }
+		if !live {
+			opts.Sources = wholeSources()
 		}
 		rep, err := ingest.Run(ctx, opts)
 		if err != nil {

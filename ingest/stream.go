@@ -35,6 +35,11 @@ func (r *run) importStream(ctx context.Context, j job, sp core.StreamParser, cur
 		return res, false, false, nil
 	case err != nil:
 		return res, true, s.sinkErr != nil, err
+	case s.skip != r.skipped(&res.Session.Session):
+		// The session as read to its end is excluded, or not, unlike
+		// what Begin saw (a provider whose workspace can change): the
+		// whole parse decides.
+		return res, false, false, nil
 	case s.skip:
 		return res, true, false, nil
 	}
@@ -98,6 +103,12 @@ func (s *sessionSink) fail(err error) error {
 // whole, by storeSession's rule on which copy wins.
 func (s *sessionSink) Begin(sess *core.Session) error {
 	r := s.r
+	if r.opts.Exclude != nil && sess.Workspace == "" {
+		// [exclude] may name the workspace, which the parse has not
+		// read yet: the whole parse decides, so that nothing of an
+		// excluded session is written.
+		return core.ErrParseWhole
+	}
 	if r.skipped(sess) {
 		s.skip = true
 		return nil

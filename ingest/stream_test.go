@@ -3,6 +3,7 @@ package ingest_test
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -222,4 +223,84 @@ func TestShardBoundKeepsAnswers(t *testing.T) {
 			t.Fatalf("a shard of %d events, bound %d", s.Docs, bound)
 		}
 	}
+}
+
+// With [exclude] set, sessions still stream (and so hold bounded memory),
+// and the store is the whole parse's: the same tree, and no object of an
+// excluded session, even one whose workspace its first record does not
+// name (the whole parse decides that one).
+func TestStreamedImportWithExclusions(t *testing.T) {
+	defer ingest.SetLiveMinBytes(2 << 20)() // the longest session only, grown past it below
+	home := filepath.Join(t.TempDir(), "home")
+	if _, err := corpus.Generate(home, corpus.Options{Events: 6000, Seed: 4}); err != nil {
+		t.Fatal(err)
+	}
+	const sid = "0e0e0e0e-1111-2222-3333-444444444444"
+	var b strings.Builder // its workspace comes after more events than a parse holds pending
+	for i := range 1200 {
+		fmt.Fprintf(&b, `{"type":"user","uuid":"w%d","sessionId":"%s","message":{"role":"user","content":"no workspace yet %d"}}`+"\n", i, sid, i)
+	}
+	for i := range 300 {
+		fmt.Fprintf(&b, `{"type":"user","uuid":"n%d","sessionId":"%s","cwd":"/home/dev/src/webapp","message":{"role":"user","content":"excluded words %d"}}`+"\n", i+1, sid, i)
+	}
+	dir := filepath.Join(home, ".claude", "projects", "-home-dev-src-webapp")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, sid+".jsonl"), []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	longest := largestSession(t, filepath.Join(home, ".claude", "projects", "-home-dev-src-ledger"))
+	if _, err := corpus.Append(longest, 2500, 1); err != nil { // past the parse's window of pending events
+		t.Fatal(err)
+	}
+	excluded := func(s *core.Session) bool { return strings.HasPrefix(s.Workspace, "/home/dev/src/webapp") }
+	env := core.Env{Home: home, Getenv: func(string) string { return "" }}
+	run := func(store string, srcs []core.Source) *ingest.Report {
+		rep, err := ingest.Run(context.Background(), ingest.Options{Home: store, Env: env, Sources: srcs, Version: "test",
+			Deferred: true, Exclude: excluded})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	streamed, whole := filepath.Join(t.TempDir(), "streamed"), filepath.Join(t.TempDir(), "whole")
+	sameImport(t, streamed, whole, run(streamed, automatic()), run(whole, wholeSources()))
+	_, _, _, _, tree := activeTree(t, streamed)
+	providers := map[string]int{}
+	for _, e := range tree.Sessions {
+		if strings.Contains(e.SourceKey, "webapp") || strings.Contains(e.SourceKey, sid) {
+			t.Fatalf("an excluded session was stored: %s", e.SourceKey)
+		}
+		providers[e.Provider]++
+	}
+	if providers[core.ProviderClaude] == 0 || providers[core.ProviderCodex] == 0 {
+		t.Fatalf("sessions stored by provider: %v", providers)
+	}
+	count := func(store string) int {
+		n := 0
+		objects := filepath.Join(store, "objects")
+		_ = filepath.WalkDir(objects, func(p string, d fs.DirEntry, err error) error {
+			if rel, _ := filepath.Rel(objects, p); err == nil && !d.IsDir() && !strings.HasPrefix(rel, "tmp"+string(filepath.Separator)) {
+				n++
+			}
+			return err
+		})
+		if n == 0 {
+			t.Fatalf("no object in %s", objects)
+		}
+		return n
+	}
+	if a, b := count(streamed), count(whole); a != b {
+		t.Fatalf("the streamed store holds %d objects, the whole one %d: something of an excluded session was written", a, b)
+	}
+	// The daemon's next pass goes on with the parse it held open.
+	if _, err := corpus.Append(longest, 40, 2); err != nil {
+		t.Fatal(err)
+	}
+	a := run(streamed, automatic())
+	if a.FilesContinued != 1 {
+		t.Fatalf("%d files went on from where the last pass stopped, want 1", a.FilesContinued)
+	}
+	sameImport(t, streamed, whole, a, run(whole, wholeSources()))
 }

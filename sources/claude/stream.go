@@ -150,7 +150,10 @@ func (st *stream) repeat(key string, own bool) int {
 	return n
 }
 
-// ready reports whether the session's identity is settled: a main
+// ready reports whether the session's identity is settled (the parse
+// begins once it is, and the workspace is known too, or a window of events
+// waits without it, so that an import can tell whether [exclude] names the
+// session before it stores any of it): a main
 // transcript's by a UUID file name or its first sessionId, a subagent's by
 // its first sessionId and agentId.
 func (p *parser) ready() bool {
@@ -169,7 +172,7 @@ func (p *parser) drain(final bool) error {
 	st := p.st
 	for st.err == nil {
 		if !st.begun {
-			if !final && !p.ready() {
+			if !final && !(p.ready() && (p.info.cwd != "" || len(p.events) >= streamWindow)) {
 				return nil
 			}
 			p.begin()

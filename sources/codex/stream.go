@@ -14,8 +14,9 @@ var _ core.StreamParser = (*Provider)(nil)
 
 // Streaming (ParseStream). A rollout's session is handed to the sink a
 // chunk of core.ChunkSize events at a time, once its identity is known
-// (its first session_meta record, else the file name at the end) and the
-// chunk lies streamWindow events behind the last one read. Records change
+// (its first session_meta record, else the file name at the end) with its
+// workspace, and the chunk lies streamWindow events behind the last one
+// read. Records change
 // earlier events in one way only: an MCP call's output marks its call's
 // result captured. An output must also find its call, to be read as a
 // command's, a patch's or an MCP tool's. Handing a chunk over makes its
@@ -142,7 +143,10 @@ func (p *parser) drain(final bool) error {
 	st := p.st
 	for st.err == nil {
 		if !st.begun {
-			if !final && !p.haveMeta {
+			// The identity is known at the first meta; the workspace
+			// too, or a window of events waits without it (see
+			// core.SessionSink).
+			if !final && !(p.haveMeta && (p.ps.Session.Workspace != "" || len(p.ps.Events) >= streamWindow)) {
 				return nil
 			}
 			st.begun = true
