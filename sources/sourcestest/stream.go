@@ -25,38 +25,36 @@ type LiveProvider interface {
 	core.LiveParser
 }
 
-// ChunkSink collects what a streamed parse hands over and checks that it
+// chunkSink collects what a streamed parse hands over and checks that it
 // comes after Begin, in chunks of core.ChunkSize but for the last. It
 // keeps copies, then scribbles on the events it was handed (they are the
 // sink's to change), so that a parse still holding on to any part of them
 // gives itself away.
-type ChunkSink struct {
-	T     testing.TB
-	Begun *core.Session
-	Got   []core.Event // copies of the events handed over
-	calls []int
+type chunkSink struct {
+	t     testing.TB
+	begun *core.Session
+	got   []core.Event // copies of the events handed over
+	sizes []int
 }
 
-// Begin notes the session.
-func (s *ChunkSink) Begin(sess *core.Session) error {
-	if s.Begun != nil {
-		s.T.Fatal("Begin called twice")
+func (s *chunkSink) Begin(sess *core.Session) error {
+	if s.begun != nil {
+		s.t.Fatal("Begin called twice")
 	}
 	cp := *sess
-	s.Begun = &cp
+	s.begun = &cp
 	return nil
 }
 
-// Handed takes the next events.
-func (s *ChunkSink) Handed(evs []core.Event) error {
-	if s.Begun == nil {
-		s.T.Fatal("Events before Begin")
+func (s *chunkSink) Events(evs []core.Event) error {
+	if s.begun == nil {
+		s.t.Fatal("Events before Begin")
 	}
-	if n := len(s.calls); n > 0 && s.calls[n-1] != core.ChunkSize {
-		s.T.Fatalf("a chunk of %d events was not the last", s.calls[n-1])
+	if n := len(s.sizes); n > 0 && s.sizes[n-1] != core.ChunkSize {
+		s.t.Fatalf("a chunk of %d events was not the last", s.sizes[n-1])
 	}
-	s.calls = append(s.calls, len(evs))
-	s.Got = append(s.Got, core.CloneEvents(evs)...)
+	s.sizes = append(s.sizes, len(evs))
+	s.got = append(s.got, core.CloneEvents(evs)...)
 	for i := range evs {
 		scribble(&evs[i])
 	}
@@ -80,22 +78,15 @@ func scribble(e *core.Event) {
 	}
 }
 
-// chunkSink is a ChunkSink as a core.SessionSink.
-type chunkSink struct{ *ChunkSink }
-
-func (s chunkSink) Events(evs []core.Event) error { return s.Handed(evs) }
-
-// liveSink is a ChunkSink that notes where the settled events end.
+// liveSink is a chunkSink that notes where the settled events end.
 type liveSink struct {
-	*ChunkSink
+	chunkSink
 	settled int
 	calls   int
 }
 
-func (s *liveSink) Events(evs []core.Event) error { return s.Handed(evs) }
-
 func (s *liveSink) Settled() {
-	s.settled = len(s.Got)
+	s.settled = len(s.got)
 	s.calls++
 }
 
@@ -108,8 +99,8 @@ func StreamEqualsWhole(t *testing.T, p StreamProvider, f core.SourceFile) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sink := &ChunkSink{T: t}
-	res, err := p.ParseStream(f, chunkSink{sink})
+	sink := &chunkSink{t: t}
+	res, err := p.ParseStream(f, sink)
 	if errors.Is(err, core.ErrParseWhole) {
 		return false
 	}
@@ -120,10 +111,10 @@ func StreamEqualsWhole(t *testing.T, p StreamProvider, f core.SourceFile) bool {
 		t.Fatalf("%s: streamed, but the whole parse gives %d sessions", f.Path, len(whole.Sessions))
 	}
 	w := whole.Sessions[0]
-	if sink.Begun == nil || sink.Begun.ID != w.Session.ID || sink.Begun.RootSessionID != w.Session.RootSessionID {
-		t.Fatalf("%s: Begin got %+v, want the session %s", f.Path, sink.Begun, w.Session.ID)
+	if sink.begun == nil || sink.begun.ID != w.Session.ID || sink.begun.RootSessionID != w.Session.RootSessionID {
+		t.Fatalf("%s: Begin got %+v, want the session %s", f.Path, sink.begun, w.Session.ID)
 	}
-	same(t, f.Path, res, sink.Got, whole)
+	same(t, f.Path, res, sink.got, whole)
 	return true
 }
 
@@ -182,7 +173,7 @@ func GrowLive(t *testing.T, p LiveProvider, path, dir string, cuts []int) (resta
 			t.Fatal(err)
 		}
 		at = cut
-		sink := &liveSink{ChunkSink: &ChunkSink{T: t, Begun: begun}}
+		sink := &liveSink{chunkSink: chunkSink{t: t, begun: begun}}
 		var res core.StreamResult
 		if lp != nil {
 			res, err = lp.Continue(f, sink)
@@ -193,10 +184,10 @@ func GrowLive(t *testing.T, p LiveProvider, path, dir string, cuts []int) (resta
 					t.Fatalf("%s at %d: %v", path, cut, err)
 				}
 				restarts++
-				settled, begun, sink = nil, nil, &liveSink{ChunkSink: &ChunkSink{T: t}}
+				settled, begun, sink = nil, nil, &liveSink{chunkSink: chunkSink{t: t}}
 			}
 		}
-		if lp == nil && sink.Begun == nil {
+		if lp == nil && sink.begun == nil {
 			res, lp, err = p.ParseLive(f, sink)
 			if errors.Is(err, core.ErrParseWhole) {
 				// Read whole, as an import would (a file that holds no
@@ -218,11 +209,11 @@ func GrowLive(t *testing.T, p LiveProvider, path, dir string, cuts []int) (resta
 		if len(whole.Sessions) != 1 {
 			t.Fatalf("%s at %d: the whole parse gives %d sessions", path, cut, len(whole.Sessions))
 		}
-		got := append(slices.Clone(settled), sink.Got...)
+		got := append(slices.Clone(settled), sink.got...)
 		same(t, path+" at "+strconv.Itoa(cut)+" of "+strconv.Itoa(len(data)), res, got, whole)
 		if lp != nil {
-			settled = append(settled, sink.Got[:sink.settled]...)
-			begun = sink.Begun
+			settled = append(settled, sink.got[:sink.settled]...)
+			begun = sink.begun
 		}
 	}
 	return restarts, len(settled)
@@ -289,7 +280,7 @@ func LiveRefusesAnotherFile(t *testing.T, p LiveProvider, name string, data []by
 			t.Fatal(err)
 		}
 		f := core.SourceFile{Provider: p.Name(), Path: path}
-		sink := &liveSink{ChunkSink: &ChunkSink{T: t}}
+		sink := &liveSink{chunkSink: chunkSink{t: t}}
 		_, lp, err := p.ParseLive(f, sink)
 		if err != nil || lp == nil {
 			t.Fatalf("%s: ParseLive: %v, %v", tc.name, lp, err)
@@ -297,7 +288,7 @@ func LiveRefusesAnotherFile(t *testing.T, p LiveProvider, name string, data []by
 		if err := tc.change(path); err != nil {
 			t.Fatal(err)
 		}
-		_, err = lp.Continue(f, &liveSink{ChunkSink: &ChunkSink{T: t, Begun: sink.Begun}})
+		_, err = lp.Continue(f, &liveSink{chunkSink: chunkSink{t: t, begun: sink.begun}})
 		lp.Close()
 		if !errors.Is(err, core.ErrParseWhole) {
 			t.Errorf("%s: Continue gave %v, want ErrParseWhole", tc.name, err)
