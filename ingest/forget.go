@@ -243,8 +243,10 @@ func (r *run) restore(e core.ForgottenEntry) bool {
 // skipped reports whether an import must leave a parsed session out: it
 // (or its root) is forgotten, or config.toml excludes it.
 func (r *run) skipped(s *core.Session) bool {
-	if r.st.forgotten.Has(s.ID) || (!s.RootSessionID.IsZero() && r.st.forgotten.Has(s.RootSessionID)) {
-		return true
-	}
-	return r.opts.Exclude != nil && r.opts.Exclude(s)
+	return r.forgottenSession(s.ID, s.RootSessionID) || (r.opts.Exclude != nil && r.opts.Exclude(s))
+}
+
+// forgottenSession reports whether session id, or its root, is forgotten.
+func (r *run) forgottenSession(id, root core.SessionID) bool {
+	return r.st.forgotten.Has(id) || (!root.IsZero() && r.st.forgotten.Has(root))
 }

@@ -154,7 +154,7 @@ func (s *sessionSink) resume(lf *liveFile) error {
 	entry, ok := r.st.tree[lf.session]
 	r.mu.Unlock()
 	if !ok || entry.Object != lf.object || entry.SourceKey != s.path ||
-		r.skipped(&core.Session{ID: entry.Session, RootSessionID: entry.Root}) {
+		r.forgottenSession(entry.Session, entry.Root) {
 		return errStale // a forgotten one is skipped by the parse anew
 	}
 	so, err := core.LoadSession(r.batch, entry.Object)
